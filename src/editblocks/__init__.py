@@ -1,0 +1,1 @@
+"""editblocks: turn a language model's edit blocks into safe, verified edits of real files."""

@@ -1,0 +1,237 @@
+"""The data every part of editblocks shares: blocks, diagnostics, events and results.
+
+All values are frozen dataclasses so they can be compared, hashed and passed
+between the pure core and the workspace without anyone mutating them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+PREVIEW_CHARS = 50
+
+
+class Format(StrEnum):
+    """The edit formats a response can be written in (SPEC §1)."""
+
+    AUTO = "auto"
+    DIFF = "diff"
+    DIFF_FENCED = "diff-fenced"
+    EDITOR_DIFF = "editor-diff"
+    EDITOR_DIFF_FENCED = "editor-diff-fenced"
+    SEARCH_REPLACE = "search-replace"
+    ANCHORED = "anchored"
+    GUILLEMET = "guillemet"
+
+
+SEARCH_REPLACE_FAMILY = frozenset(
+    {Format.DIFF, Format.DIFF_FENCED, Format.EDITOR_DIFF, Format.EDITOR_DIFF_FENCED, Format.SEARCH_REPLACE}
+)
+EXACT_ONLY_FORMATS = frozenset({Format.ANCHORED, Format.GUILLEMET})
+
+
+class BlockKind(StrEnum):
+    EDIT = "edit"
+    CREATE = "create"
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class EditBlock:
+    """One edit: find ``leading + old + trailing`` in ``path``, make it ``leading + new + trailing``.
+
+    Texts are LF-only and, when not empty, end with a newline. ``line`` is the
+    1-based line of the block's first marker in the response.
+    """
+
+    path: str
+    leading: str
+    old: str
+    new: str
+    trailing: str
+    kind: BlockKind
+    format: Format
+    line: int
+
+    @property
+    def search(self) -> str:
+        return self.leading + self.old + self.trailing
+
+    @property
+    def replace(self) -> str:
+        return self.leading + self.new + self.trailing
+
+    @property
+    def is_noop(self) -> bool:
+        return self.old == self.new
+
+
+@dataclass(frozen=True)
+class ShellSuggestion:
+    """A shell command the model suggested; reported, never executed."""
+
+    command: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: Severity
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.severity.value}: {self.message}"
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    format: str
+    blocks: tuple[EditBlock, ...]
+    shell: tuple[ShellSuggestion, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity is Severity.WARNING)
+
+
+# --- streaming events (SPEC §4) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextEvent:
+    """Response text outside any edit block (prose, fences, shell blocks)."""
+
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class BlockStarted:
+    path: str | None
+    line: int
+    format: Format
+
+
+@dataclass(frozen=True)
+class BlockProgress:
+    """Text added to an open block since the previous event for it.
+
+    ``section`` is ``leading``, ``old``, ``new`` or ``trailing``; for guillemet
+    blocks the anchor is only known at the end, so their text arrives as
+    ``old`` and ``new``. The whole text so far is ``StreamParser.partial_block()``.
+    """
+
+    line: int
+    section: str
+    added: str
+
+
+@dataclass(frozen=True)
+class BlockCompleted:
+    block: EditBlock
+
+
+@dataclass(frozen=True)
+class ShellSuggested:
+    suggestion: ShellSuggestion
+
+
+@dataclass(frozen=True)
+class DiagnosticEvent:
+    diagnostic: Diagnostic
+
+
+Event = TextEvent | BlockStarted | BlockProgress | BlockCompleted | ShellSuggested | DiagnosticEvent
+
+
+# --- applying (SPEC §3) ---------------------------------------------------------
+
+
+class Status(StrEnum):
+    APPLIED = "applied"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+
+
+class Reason(StrEnum):
+    """Why a block did not simply apply; a stable code next to the prose reason."""
+
+    NONE = ""
+    NOT_FOUND = "not-found"
+    AMBIGUOUS = "ambiguous"
+    NO_OP = "no-op"
+    ALREADY_APPLIED = "already-applied"
+    FILE_NOT_FOUND = "file-not-found"
+    FILE_EXISTS = "file-exists"
+    REFUSED = "refused"
+    SKIPPED_AFTER_FAILURE = "skipped-after-failure"
+    ABORTED = "aborted"
+    CHANGED_ON_DISK = "changed-on-disk"
+    WRITE_FAILED = "write-failed"
+
+
+def preview(text: str) -> str:
+    """First line of ``text``, cut to 50 characters, for one-line displays."""
+    first = text.split("\n", 1)[0]
+    return first if len(first) <= PREVIEW_CHARS else first[: PREVIEW_CHARS - 1] + "…"
+
+
+@dataclass(frozen=True)
+class EditResult:
+    """What happened to one block. Line numbers are 1-based, in the file as it was when the block ran."""
+
+    block: EditBlock
+    status: Status
+    reason: str = ""
+    code: Reason = Reason.NONE
+    start_line: int | None = None
+    end_line: int | None = None
+    strategy: str | None = None
+    similarity: float | None = None
+    candidates: tuple[int, ...] = ()
+    hint: str = field(default="", compare=False)
+
+    @property
+    def path(self) -> str:
+        return self.block.path
+
+    @property
+    def previews(self) -> tuple[str, str, str]:
+        return preview(self.block.leading), preview(self.block.old), preview(self.block.new)
+
+
+@dataclass(frozen=True)
+class FileDiff:
+    path: str
+    created: bool
+    unified: str
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    results: tuple[EditResult, ...]
+    files_modified: tuple[str, ...]
+    files_created: tuple[str, ...]
+    shell: tuple[ShellSuggestion, ...]
+    diffs: tuple[FileDiff, ...]
+    written: bool
+    diagnostics: tuple[Diagnostic, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def count(self, status: Status) -> int:
+        return sum(1 for r in self.results if r.status is status)
+
+    @property
+    def ok(self) -> bool:
+        return all(r.status is Status.APPLIED for r in self.results)
