@@ -1,1 +1,56 @@
-"""editblocks: turn a language model's edit blocks into safe, verified edits of real files."""
+"""editblocks: turn a language model's edit blocks into safe, verified edits of real files.
+
+The public API; everything here is documented in the README.
+"""
+
+from editblocks.model import (
+    ApplyResult,
+    BlockCompleted,
+    BlockKind,
+    BlockProgress,
+    BlockStarted,
+    Diagnostic,
+    DiagnosticEvent,
+    EditBlock,
+    EditResult,
+    Event,
+    FileDiff,
+    Format,
+    ParseResult,
+    Reason,
+    Severity,
+    ShellSuggested,
+    ShellSuggestion,
+    Status,
+    TextEvent,
+)
+from editblocks.render import render
+from editblocks.stream import StreamParser, parse
+from editblocks.validate import Validation, validate
+
+__all__ = [
+    "ApplyResult",
+    "BlockCompleted",
+    "BlockKind",
+    "BlockProgress",
+    "BlockStarted",
+    "Diagnostic",
+    "DiagnosticEvent",
+    "EditBlock",
+    "EditResult",
+    "Event",
+    "FileDiff",
+    "Format",
+    "ParseResult",
+    "Reason",
+    "Severity",
+    "ShellSuggested",
+    "ShellSuggestion",
+    "Status",
+    "StreamParser",
+    "TextEvent",
+    "Validation",
+    "parse",
+    "render",
+    "validate",
+]

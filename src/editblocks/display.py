@@ -1,0 +1,98 @@
+"""Terminal output for people: parse results, validation, format catalog.
+
+Plumbing (`--json`) lives in `serialize`; this module is the porcelain, and
+only builds `rich` renderables so tests can render them to plain text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from editblocks.format_catalog import CATALOG
+from editblocks.model import Diagnostic, EditBlock, ParseResult, Severity, ShellSuggestion, preview
+
+_SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _line_count(text: str) -> int:
+    return text.count("\n")
+
+
+def parse_report(result: ParseResult) -> RenderableType:
+    """Blocks grouped per file with previews, then shell suggestions and diagnostics."""
+    parts: list[RenderableType] = [
+        Text.assemble(
+            ("Format: ", "bold"), result.format, "  ",
+            (f"{_count(len(result.blocks), 'block')}, {_count(len({b.path for b in result.blocks}), 'file')}", "dim"),
+        )
+    ]
+    by_path: dict[str, list[EditBlock]] = {}
+    for block in result.blocks:
+        by_path.setdefault(block.path, []).append(block)
+    for path, blocks in by_path.items():
+        parts.append(Text(""))
+        parts.append(Text(path, style="bold cyan"))
+        parts.append(_block_table(blocks))
+    if result.shell:
+        parts.append(Text(""))
+        parts.append(Text("Suggested shell commands (not run):", style="bold"))
+        parts.append(shell_table(result.shell))
+    if result.diagnostics:
+        parts.append(Text(""))
+        parts.append(diagnostics_table(result.diagnostics))
+    return Group(*parts)
+
+
+def _block_table(blocks: Iterable[EditBlock]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(justify="right", style="dim")
+    table.add_column()
+    table.add_column()
+    for block in blocks:
+        if block.kind.value == "create":
+            summary = Text(f"create, {_count(_line_count(block.new), 'line')}", style="green")
+            detail = Text("+ " + preview(block.new), style="green")
+        else:
+            change = f"{_line_count(block.old)} → {_line_count(block.new)} lines"
+            if block.leading or block.trailing:
+                change += f" (anchors: {_line_count(block.leading)} + {_line_count(block.trailing)} lines)"
+            summary = Text(f"edit, {change}")
+            detail = Text.assemble(("- " + preview(block.old), "red"), "\n", ("+ " + preview(block.new), "green"))
+        table.add_row(f"line {block.line}", summary, detail)
+    return table
+
+
+def shell_table(suggestions: Iterable[ShellSuggestion]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(justify="right", style="dim")
+    table.add_column()
+    for suggestion in suggestions:
+        table.add_row(f"line {suggestion.line}", Text(suggestion.command, style="magenta"))
+    return table
+
+
+def diagnostics_table(diagnostics: Iterable[Diagnostic]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(justify="right", style="dim")
+    table.add_column()
+    table.add_column()
+    for diagnostic in diagnostics:
+        style = _SEVERITY_STYLE[diagnostic.severity]
+        table.add_row(f"line {diagnostic.line}", Text(diagnostic.severity.value, style=style), diagnostic.message)
+    return table
+
+
+def formats_report() -> RenderableType:
+    parts: list[RenderableType] = []
+    for info in CATALOG:
+        parts.append(Text.assemble((info.format.value, "bold cyan"), "  ", info.summary))
+        parts.append(Text(info.example, style="dim"))
+    return Group(*parts)

@@ -1,0 +1,142 @@
+"""Code fences in a response: markdown backtick/tilde fences and the XML-style tags some tools ask for.
+
+Fences are not block boundaries (blocks are found by their markers, with or
+without a fence), but they matter for three things: a fence line is never a
+file path, a shell-language fence holds suggested commands, and whether the
+path sits before or inside the fence tells `diff` from `diff-fenced`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+XML_FENCE_TAGS = frozenset({"source", "code", "pre", "codeblock", "sourcecode"})
+SHELL_LANGUAGES = frozenset(
+    {"bash", "sh", "shell", "zsh", "fish", "ksh", "powershell", "pwsh", "ps1", "cmd", "bat", "batch"}
+)
+# Transcripts mix commands (after a `$ ` prompt) with their output.
+TRANSCRIPT_LANGUAGES = frozenset({"console", "shell-session", "shellsession", "terminal"})
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """An open fence: backticks/tildes (`char`, `length`) or an XML tag (`tag`)."""
+
+    char: str
+    length: int
+    info: str
+    tag: str = ""
+    closer: str = ""
+
+    @property
+    def language(self) -> str:
+        first = self.info.split(maxsplit=1)[0] if self.info.strip() else ""
+        return first.strip("{}.").lower()
+
+    @property
+    def is_shell(self) -> bool:
+        language = self.language
+        return language in SHELL_LANGUAGES or language in TRANSCRIPT_LANGUAGES
+
+    @property
+    def is_transcript(self) -> bool:
+        return self.language in TRANSCRIPT_LANGUAGES
+
+    def is_closed_by(self, stripped: str) -> bool:
+        if self.closer:
+            return stripped == self.closer
+        if self.tag:
+            return stripped.lower() == f"</{self.tag}>"
+        run = len(stripped) - len(stripped.lstrip(self.char))
+        return run >= self.length and not stripped[run:].strip()
+
+
+def open_fence(stripped: str, custom: tuple[str, str] | None = None) -> Fence | None:
+    """The fence this (already stripped) line opens, if any; `custom` is a configured non-markdown fence pair."""
+    if stripped.startswith(("```", "~~~")):
+        char = stripped[0]
+        run = len(stripped) - len(stripped.lstrip(char))
+        info = stripped[run:].strip()
+        if char == "`" and "`" in info:
+            return None
+        return Fence(char, run, info)
+    if custom is not None and custom[0] and stripped.startswith(custom[0]):
+        return Fence(custom[0], 1, stripped[len(custom[0]) :].strip(), closer=custom[1].strip())
+    if stripped.startswith("<"):
+        return _open_xml_fence(stripped)
+    return None
+
+
+def _open_xml_fence(stripped: str) -> Fence | None:
+    end = stripped.find(">")
+    if end < 0:
+        return None
+    head = stripped[1:end].split(maxsplit=1)
+    if not head or head[0].lower() not in XML_FENCE_TAGS:
+        return None
+    tag = head[0].lower()
+    info = stripped[end + 1 :].strip()
+    if f"</{tag}>" in info.lower():
+        return None
+    if not info and len(head) > 1:
+        info = _language_attribute(head[1])
+    return Fence("<", 1, info, tag=tag)
+
+
+def _language_attribute(attributes: str) -> str:
+    for part in attributes.split():
+        name, _, value = part.partition("=")
+        if name.lower() in ("lang", "language") and value:
+            return value.strip("\"'")
+    return ""
+
+
+def shell_commands(lines: list[tuple[int, str]], transcript: bool) -> list[tuple[int, str]]:
+    """The commands in a shell fence, each with its response line; `\\` continuations are joined."""
+    commands: list[tuple[int, str]] = []
+    pending: tuple[int, str] | None = None
+    for number, line in lines:
+        if pending is not None:
+            start, text = pending
+            text = text + " " + line.strip()
+        else:
+            command = _command_on_line(line, transcript)
+            if command is None:
+                continue
+            start, text = number, command
+        if text.endswith("\\"):
+            pending = (start, text[:-1].rstrip())
+            continue
+        pending = None
+        commands.append((start, text))
+    if pending is not None:
+        commands.append(pending)
+    return commands
+
+
+def _command_on_line(line: str, transcript: bool) -> str | None:
+    text = line.strip()
+    if transcript:
+        for prompt in ("$ ", "PS> ", "> "):
+            if text.startswith(prompt):
+                return text[len(prompt) :].strip() or None
+        return None
+    if text.startswith("$ "):
+        text = text[2:].strip()
+    if not text or text.startswith(("#", "::", "REM ", "rem ")):
+        return None
+    return text
+
+
+INLINE_COMMAND_PREFIXES = ("git rm ", "git mv ", "mkdir -p ", "rm -rf ")
+
+
+def inline_commands(line: str) -> list[str]:
+    """Commands such as `git rm old.py` written in backticks inside prose."""
+    found = []
+    spans = line.split("`")
+    for span in spans[1:-1:2]:
+        command = span.strip()
+        if command.startswith(INLINE_COMMAND_PREFIXES):
+            found.append(command)
+    return found

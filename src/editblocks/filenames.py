@@ -1,0 +1,166 @@
+"""Reading the file path a model wrote near a block, and mapping it onto known files.
+
+Models decorate paths (`**src/app.py**`, `### File: src/app.py`, `` `src/app.py`: ``)
+and sometimes write prose where a path should be ("Here is the change for
+utils.py:"). Cleaning removes the decoration; the plausibility rules refuse
+prose, so a sentence never becomes a file name that gets created.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+_LABELS = ("file path:", "filepath:", "file name:", "filename:", "file:", "path:")
+_WRAPPERS = ("**", "__", "*", "_", "`", '"', "'")
+_WRAPPER_CHARS = frozenset("*_`\"'")
+_BULLET_STARTS = frozenset("-*+0123456789")
+_FORBIDDEN = frozenset('<>|"`*?\t\r\n\x00')
+_EXTENSIONLESS_NAMES = frozenset(
+    {
+        "makefile", "dockerfile", "containerfile", "gemfile", "rakefile", "procfile", "jenkinsfile",
+        "vagrantfile", "license", "licence", "readme", "changelog", "authors", "notice", "copying",
+        "justfile", "brewfile", "podfile", "caddyfile", "pipfile", "gnumakefile", "cmakelists",
+    }
+)
+MAX_PATH_CHARS = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class PathLine:
+    path: str
+    labelled: bool  # written as a `File:` header, the search-replace style
+
+
+def path_from_line(line: str, known_files: Collection[str] | None = None) -> PathLine | None:
+    """The path on this line, or None if the line is not plausibly just a path."""
+    text = line.strip()
+    if not text or len(text) > MAX_PATH_CHARS:
+        return None
+    text, decorated = _strip_comment_and_heading(text)
+    if not text:
+        return None
+    text, bullet = _strip_list_bullet(text)
+    text, labelled, colon = _strip_decoration(text)
+    text = _normalise_separators(text)
+    if not _plausible(text, known_files, decorated or bullet or colon):
+        return None
+    return PathLine(text, labelled)
+
+
+def _strip_comment_and_heading(text: str) -> tuple[str, bool]:
+    if text[0] not in "<#/-;":
+        return text, False
+    if text.startswith("<!--") and text.endswith("-->"):
+        return text[4:-3].strip(), True
+    if text.startswith("/*") and text.endswith("*/"):
+        return text[2:-2].strip(), True
+    for prefix in ("#", "//", "-- ", ";"):
+        if text.startswith(prefix):
+            return text.lstrip(prefix[0]).strip() if prefix == "#" else text[len(prefix) :].strip(), True
+    return text, False
+
+
+def _strip_list_bullet(text: str) -> tuple[str, bool]:
+    if text[0] not in _BULLET_STARTS:
+        return text, False
+    if text[:2] in ("- ", "* ", "+ "):
+        return text[2:].strip(), True
+    digits = len(text) - len(text.lstrip("0123456789"))
+    if 0 < digits < 4 and text[digits : digits + 2] in (". ", ") "):
+        return text[digits + 2 :].strip(), True
+    return text, False
+
+
+def _strip_decoration(text: str) -> tuple[str, bool, bool]:
+    """Peel labels, trailing colons and symmetric wrappers until nothing changes."""
+    if ":" not in text and text[0] not in _WRAPPER_CHARS and text[-1] not in _WRAPPER_CHARS:
+        return text, False, False
+    labelled = colon = False
+    previous = None
+    while text != previous:
+        previous = text
+        text = text.strip()
+        if text.endswith(":"):
+            text = text.rstrip(":").strip()
+            colon = True
+        bare = text.lstrip("*_ ")
+        lowered = bare.lower()
+        for label in _LABELS:
+            if lowered.startswith(label):
+                text = bare[len(label) :].lstrip("*_ ")
+                labelled = True
+                break
+        for wrapper in _WRAPPERS:
+            size = len(wrapper)
+            if len(text) > 2 * size and text.startswith(wrapper) and text.endswith(wrapper):
+                text = text[size:-size]
+                break
+    return text.strip(), labelled, colon and not labelled
+
+
+def _normalise_separators(text: str) -> str:
+    if "\\" not in text and not text.startswith("./"):
+        return text
+    text = text.replace("\\_", "_").replace("\\*", "*").replace("\\", "/")
+    while text.startswith("./"):
+        text = text[2:]
+    return text
+
+
+def _plausible(text: str, known_files: Collection[str] | None, decorated: bool) -> bool:
+    if not text or text in (".", "..", "...", "/") or "://" in text:
+        return False
+    if not _FORBIDDEN.isdisjoint(text) or not any(map(str.isalnum, text)):
+        return False
+    if known_files is not None and text in known_files:
+        return True
+    if len(text.split(maxsplit=1)) > 1:
+        return False
+    if "/" in text or "." in text.strip("."):
+        return True
+    return not decorated or text.lower() in _EXTENSIONLESS_NAMES
+
+
+def mentions_path(line: str) -> set[str]:
+    """Path-looking words in a prose line (`utils.py`, `src/app`), used to refuse a wrong carry-over."""
+    found = set()
+    for word in line.replace("`", " ").replace("*", " ").split():
+        word = word.strip("\"'()[]{},;:!?")
+        word = word.rstrip(".")
+        if "/" in word.strip("/") and any(ch.isalnum() for ch in word):
+            found.add(_normalise_separators(word))
+            continue
+        stem, dot, extension = word.rpartition(".")
+        if dot and stem and 1 <= len(extension) <= 10 and extension.isalnum() and not extension.isdigit():
+            if stem.replace("_", "").replace("-", "").replace(".", "").replace("/", "").isalnum() and len(stem) > 1:
+                found.add(_normalise_separators(word))
+    return found
+
+
+def resolve_known(path: str, known_files: Collection[str] | None, *, creating: bool) -> str:
+    """Map a path onto the one known file it clearly means (same path ignoring case, or same basename).
+
+    A file being created is never mapped: a new `tests/util.py` must not land
+    on an existing `src/util.py`.
+    """
+    if not known_files or path in known_files or creating:
+        return path
+    for prefix in ("a/", "b/"):
+        if path.startswith(prefix) and path[len(prefix) :] in known_files:
+            return path[len(prefix) :]
+    lowered = path.lower()
+    for matches in (
+        [known for known in known_files if known.lower() == lowered],
+        [known for known in known_files if _basename(known) == _basename(path)],
+        [known for known in known_files if _basename(known).lower() == _basename(path).lower()],
+    ):
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            return path
+    return path
+
+
+def _basename(path: str) -> str:
+    return path.rsplit("/", 1)[-1]

@@ -1,0 +1,134 @@
+"""Recognising marker lines: one whole line in, one `Marker` (or None) out.
+
+A marker is a run of one marker character (`<`, `=`, `>`, `-`, `+`, `«`, `═`,
+`»`) optionally followed by a keyword. Only whole lines count: a line that
+merely contains a marker string is content. Keyword markers tolerate the
+slips models make (no space, lowercase, a stray `>`, 3–4 or 10+ characters)
+and say so in `irregular`, so the parser can warn instead of silently
+ignoring the block; bare runs (`=======`, `-------`, `>>>>>>>`) need exactly
+5 to 9 characters because such lines are common in ordinary text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+MIN_RUN = 5
+MAX_RUN = 9
+MIN_KEYWORD_RUN = 3
+STANDARD_RUN = 7
+
+
+class MarkerKind(StrEnum):
+    SEARCH_START = "search start"
+    NEW_FILE_START = "new-file start"
+    ANCHORED_START = "anchored start"
+    GUILLEMET_START = "guillemet start"
+    SEPARATOR = "separator"
+    DASH = "dash"
+    GUILLEMET_SEPARATOR = "guillemet separator"
+    REPLACE_END = "replace end"
+    NEW_FILE_END = "new-file end"
+    BARE_END = "bare end"
+    GUILLEMET_END = "guillemet end"
+
+
+STARTS = frozenset(
+    {MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START, MarkerKind.ANCHORED_START, MarkerKind.GUILLEMET_START}
+)
+GUILLEMET_KINDS = frozenset({MarkerKind.GUILLEMET_START, MarkerKind.GUILLEMET_SEPARATOR, MarkerKind.GUILLEMET_END})
+
+# The first character of every line that could be a marker or a fence; the
+# parser's hot loop tests only this before doing any real work on a line.
+SPECIAL_FIRST_CHARS = frozenset("<=>-+«═»`~")
+
+_KEYWORDS: dict[str, dict[str, MarkerKind]] = {
+    "<": {
+        "SEARCH": MarkerKind.SEARCH_START,
+        "ORIGINAL": MarkerKind.SEARCH_START,
+        "NEW_FILE": MarkerKind.NEW_FILE_START,
+        "NEW FILE": MarkerKind.NEW_FILE_START,
+        "EDIT": MarkerKind.ANCHORED_START,
+    },
+    ">": {
+        "REPLACE": MarkerKind.REPLACE_END,
+        "UPDATED": MarkerKind.REPLACE_END,
+        "NEW_FILE": MarkerKind.NEW_FILE_END,
+        "NEW FILE": MarkerKind.NEW_FILE_END,
+        "EDIT": MarkerKind.BARE_END,
+        "END": MarkerKind.BARE_END,
+    },
+    "-": {"SEARCH": MarkerKind.SEARCH_START},
+    "+": {"REPLACE": MarkerKind.REPLACE_END},
+    "«": {"EDIT": MarkerKind.GUILLEMET_START},
+    "═": {"REPL": MarkerKind.GUILLEMET_SEPARATOR},
+    "»": {"EDIT END": MarkerKind.GUILLEMET_END, "END": MarkerKind.GUILLEMET_END},
+}
+_BARE: dict[str, MarkerKind] = {"=": MarkerKind.SEPARATOR, "-": MarkerKind.DASH, ">": MarkerKind.BARE_END}
+_GUILLEMET_CHARS = frozenset("«═»")
+_NEAR_MISS_WORDS = ("SEARCH", "REPLACE", "ORIGINAL", "UPDATED", "NEW_FILE", "EDIT")
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    kind: MarkerKind
+    length: int
+    irregular: str = ""
+
+
+def classify(line: str, short_run: int = 0) -> Marker | None:
+    """The marker this whole line is, or None if it is content.
+
+    `short_run` is the length of a block opened with a 3- or 4-character
+    marker: inside it, bare runs of that same length count as markers too.
+    """
+    text = line.strip()
+    if not text:
+        return None
+    char = text[0]
+    keywords = _KEYWORDS.get(char)
+    if keywords is None and char not in _BARE:
+        return None
+    run = len(text) - len(text.lstrip(char))
+    rest = text[run:]
+    if not rest.strip():
+        bare = _BARE.get(char)
+        if bare is None or not (MIN_RUN <= run <= MAX_RUN or run == short_run):
+            return None
+        return Marker(bare, run)
+    if keywords is None:
+        return None
+    word = rest.strip().rstrip(">").strip()
+    kind = keywords.get(word) or keywords.get(word.upper())
+    if kind is None or run < MIN_KEYWORD_RUN:
+        return None
+    if rest[0] == " " and kind is keywords.get(word) and (MIN_RUN <= run <= MAX_RUN or char in _GUILLEMET_CHARS):
+        return Marker(kind, run)
+    return Marker(kind, run, _irregularity(char, run, rest, word))
+
+
+def _irregularity(char: str, run: int, rest: str, word: str) -> str:
+    notes = []
+    if not rest.startswith(" "):
+        notes.append("no space after the marker characters")
+    if word != word.upper():
+        notes.append("keyword not in capitals")
+    if char not in _GUILLEMET_CHARS and not MIN_RUN <= run <= MAX_RUN:
+        notes.append(f"{run} marker characters instead of {MIN_RUN} to {MAX_RUN}")
+    return "; ".join(notes)
+
+
+def near_marker(line: str) -> str | None:
+    """Describe a line that looks like a start marker but is not one, so it is reported, not ignored."""
+    text = line.strip()
+    if len(text) < 4 or text[0] not in "<«-" or classify(line) is not None:
+        return None
+    run = len(text) - len(text.lstrip(text[0]))
+    if run < MIN_KEYWORD_RUN:
+        return None
+    upper = text[run:].strip().upper()
+    for word in _NEAR_MISS_WORDS:
+        if upper.startswith(word):
+            return f"`{text[:60]}` looks like a block marker but is not one (markers are whole lines)"
+    return None

@@ -1,0 +1,99 @@
+"""Printing a block back as the text of its format, so that `parse(render(block))` gives the block again.
+
+When the block's own text holds lines that would read as markers, the block
+is written with longer (strict) markers, which the parser then reads by
+length; when it holds fence lines, the fence is made longer than any of them.
+"""
+
+from __future__ import annotations
+
+from editblocks.markers import MAX_RUN, STANDARD_RUN, MarkerKind, classify
+from editblocks.model import BlockKind, EditBlock, Format
+
+_LANGUAGES = {
+    "py": "python", "js": "javascript", "jsx": "jsx", "ts": "typescript", "tsx": "tsx", "md": "markdown",
+    "json": "json", "yaml": "yaml", "yml": "yaml", "toml": "toml", "rs": "rust", "go": "go", "java": "java",
+    "c": "c", "h": "c", "cpp": "cpp", "hpp": "cpp", "cs": "csharp", "rb": "ruby", "php": "php", "sh": "bash",
+    "html": "html", "css": "css", "sql": "sql", "kt": "kotlin", "swift": "swift", "txt": "text",
+}
+_GUILLEMET_MARKERS = frozenset({MarkerKind.GUILLEMET_START, MarkerKind.GUILLEMET_SEPARATOR, MarkerKind.GUILLEMET_END})
+
+
+def language_for(path: str) -> str:
+    """The fence language tag for a file, from its extension ("" when unknown)."""
+    name = path.rsplit("/", 1)[-1]
+    return _LANGUAGES.get(name.rsplit(".", 1)[-1].lower(), "") if "." in name else ""
+
+
+def render(block: EditBlock, fence: tuple[str, str] = ("```", "```")) -> str:
+    """The response text for one block, in the block's own format."""
+    if block.format is Format.GUILLEMET:
+        return _guillemet(block)
+    run = _marker_length(block)
+    if block.format is Format.ANCHORED:
+        return _anchored(block, run)
+    if block.format is Format.SEARCH_REPLACE:
+        return f"### File: {block.path}\n" + _search_replace_body(block, run)
+    opening, closing = _fence_for(block, fence)
+    body = _search_replace_body(block, run)
+    if block.format in (Format.DIFF_FENCED, Format.EDITOR_DIFF_FENCED):
+        return f"{opening}\n{block.path}\n{body}{closing}\n"
+    return f"{block.path}\n{opening}\n{body}{closing}\n"
+
+
+def _search_replace_body(block: EditBlock, run: int) -> str:
+    if block.kind is BlockKind.CREATE and block.format is Format.SEARCH_REPLACE and not block.old:
+        return f"{'<' * run} NEW_FILE\n{block.new}{'>' * run} NEW_FILE\n"
+    return f"{'<' * run} SEARCH\n{block.old}{'=' * run}\n{block.new}{'>' * run} REPLACE\n"
+
+
+def _anchored(block: EditBlock, run: int) -> str:
+    dash, separator = "-" * run, "=" * run
+    return (
+        f"{block.path}\n{'<' * run} EDIT\n{block.leading}{dash}\n{block.old}{separator}\n"
+        f"{block.new}{dash}\n{block.trailing}{'>' * run}\n"
+    )
+
+
+def _guillemet(block: EditBlock) -> str:
+    if any(_marker_in(text, _GUILLEMET_MARKERS) for text in _texts(block)):
+        raise ValueError("a guillemet block cannot hold lines that are guillemet markers")
+    return f"{block.path}\n««« EDIT\n{block.leading}{block.old}═══════ REPL\n{block.leading}{block.new}»»» EDIT END\n"
+
+
+def _marker_length(block: EditBlock) -> int:
+    """7 normally; 9 or 8 (strict, read by length) when the text holds marker-like lines."""
+    lengths = {marker.length for text in _texts(block) for marker in _markers(text)}
+    if not lengths:
+        return STANDARD_RUN
+    for run in (MAX_RUN, MAX_RUN - 1):
+        if run not in lengths:
+            return run
+    raise ValueError("the block's text holds marker lines of every strict length; it cannot be written unambiguously")
+
+
+def _fence_for(block: EditBlock, fence: tuple[str, str]) -> tuple[str, str]:
+    opening, closing = fence
+    language = language_for(block.path)
+    if opening.startswith("`"):
+        longest = max((_backtick_run(line) for text in _texts(block) for line in text.split("\n")), default=0)
+        if longest >= len(opening):
+            opening = closing = "`" * (longest + 1)
+    return opening + language, closing
+
+
+def _backtick_run(line: str) -> int:
+    stripped = line.strip()
+    return len(stripped) - len(stripped.lstrip("`"))
+
+
+def _texts(block: EditBlock) -> tuple[str, ...]:
+    return block.leading, block.old, block.new, block.trailing
+
+
+def _markers(text: str) -> list:
+    return [marker for line in text.split("\n") if (marker := classify(line)) is not None]
+
+
+def _marker_in(text: str, kinds: frozenset[MarkerKind]) -> bool:
+    return any(marker.kind in kinds for marker in _markers(text))

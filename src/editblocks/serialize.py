@@ -1,0 +1,58 @@
+"""The `--json` shapes of SPEC §7: plain dicts that scripts can rely on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from editblocks.model import ApplyResult, EditBlock, EditResult, ParseResult, ShellSuggestion
+
+
+def block_json(block: EditBlock) -> dict[str, Any]:
+    return {
+        "path": block.path,
+        "leading": block.leading,
+        "old": block.old,
+        "new": block.new,
+        "trailing": block.trailing,
+        "kind": block.kind.value,
+        "format": block.format.value,
+        "line": block.line,
+    }
+
+
+def shell_json(suggestion: ShellSuggestion) -> dict[str, Any]:
+    return {"command": suggestion.command, "line": suggestion.line}
+
+
+def parse_json(result: ParseResult) -> dict[str, Any]:
+    return {
+        "format": result.format,
+        "blocks": [block_json(block) for block in result.blocks],
+        "shell": [shell_json(s) for s in result.shell],
+        "diagnostics": [
+            {"severity": d.severity.value, "line": d.line, "message": d.message} for d in result.diagnostics
+        ],
+    }
+
+
+def result_json(result: EditResult) -> dict[str, Any]:
+    return {
+        "path": result.path,
+        "status": result.status.value,
+        "reason": result.reason,
+        "block_line": result.block.line,
+        "start_line": result.start_line,
+        "end_line": result.end_line,
+        "strategy": result.strategy,
+        "similarity": result.similarity,
+    }
+
+
+def apply_json(result: ApplyResult) -> dict[str, Any]:
+    return {
+        "results": [result_json(r) for r in result.results],
+        "files_modified": list(result.files_modified),
+        "files_created": list(result.files_created),
+        "shell": [shell_json(s) for s in result.shell],
+        "written": result.written,
+    }

@@ -1,0 +1,616 @@
+"""The incremental parser: one forward pass over the response, line by line, for every format.
+
+`StreamParser.feed(chunk)` takes text as it arrives and returns events;
+`parse(text)` is the same machine fed the whole text at once, so a streamed
+response and a one-shot parse always agree. Nothing is ever re-scanned: each
+line is looked at once, and content lines cost one character test and an
+append, which keeps parsing close to the speed of `str.splitlines`.
+
+The start marker decides the block's grammar (SEARCH/REPLACE, NEW_FILE,
+anchored EDIT, guillemet), so `auto` needs no separate detection pass.
+Inside a block with standard markers (7 characters or fewer) every marker
+line is structure; a block opened with 8 or 9 marker characters is strict:
+only markers of that same length are structure, so files whose text holds
+`=======` or `<<<<<<< SEARCH` lines can still be edited. When a block holds
+more candidate separators than its grammar allows, it is reported as
+malformed rather than split at a guess.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+
+from editblocks.fences import Fence, inline_commands, open_fence, shell_commands
+from editblocks.filenames import mentions_path, path_from_line, resolve_known
+from editblocks.markers import (
+    GUILLEMET_KINDS,
+    MIN_RUN,
+    SPECIAL_FIRST_CHARS,
+    STANDARD_RUN,
+    STARTS,
+    Marker,
+    MarkerKind,
+    classify,
+    near_marker,
+)
+from editblocks.model import (
+    BlockCompleted,
+    BlockKind,
+    BlockProgress,
+    BlockStarted,
+    Diagnostic,
+    DiagnosticEvent,
+    EditBlock,
+    Event,
+    Format,
+    ParseResult,
+    SEARCH_REPLACE_FAMILY,
+    Severity,
+    ShellSuggested,
+    ShellSuggestion,
+    TextEvent,
+)
+
+DEFAULT_FENCE = ("```", "```")
+LOOKBACK_LINES = 6
+_THINK_OPEN = ("<think>", "<thinking>")
+_THINK_CLOSE = ("</think>", "</thinking>")
+
+_FORMAT_STARTS: dict[Format, frozenset[MarkerKind]] = {
+    Format.ANCHORED: frozenset({MarkerKind.ANCHORED_START}),
+    Format.GUILLEMET: frozenset({MarkerKind.GUILLEMET_START}),
+    **{fmt: frozenset({MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START}) for fmt in SEARCH_REPLACE_FAMILY},
+    Format.AUTO: STARTS,
+}
+_ENDS: dict[MarkerKind, frozenset[MarkerKind]] = {
+    MarkerKind.SEARCH_START: frozenset({MarkerKind.REPLACE_END, MarkerKind.BARE_END}),
+    MarkerKind.NEW_FILE_START: frozenset({MarkerKind.NEW_FILE_END, MarkerKind.REPLACE_END}),
+    MarkerKind.ANCHORED_START: frozenset({MarkerKind.BARE_END, MarkerKind.REPLACE_END}),
+    MarkerKind.GUILLEMET_START: frozenset({MarkerKind.GUILLEMET_END}),
+}
+_PROPER_END = {
+    MarkerKind.SEARCH_START: MarkerKind.REPLACE_END,
+    MarkerKind.NEW_FILE_START: MarkerKind.NEW_FILE_END,
+    MarkerKind.ANCHORED_START: MarkerKind.BARE_END,
+    MarkerKind.GUILLEMET_START: MarkerKind.GUILLEMET_END,
+}
+_DIVIDERS: dict[MarkerKind, frozenset[MarkerKind]] = {
+    MarkerKind.SEARCH_START: frozenset({MarkerKind.SEPARATOR}),
+    MarkerKind.NEW_FILE_START: frozenset(),
+    MarkerKind.ANCHORED_START: frozenset({MarkerKind.DASH, MarkerKind.SEPARATOR}),
+    MarkerKind.GUILLEMET_START: frozenset({MarkerKind.GUILLEMET_SEPARATOR}),
+}
+_STRAY_AT_TOP = frozenset(
+    {MarkerKind.REPLACE_END, MarkerKind.NEW_FILE_END, MarkerKind.GUILLEMET_SEPARATOR, MarkerKind.GUILLEMET_END}
+)
+_STARTED_BY = {
+    MarkerKind.REPLACE_END: MarkerKind.SEARCH_START,
+    MarkerKind.NEW_FILE_END: MarkerKind.NEW_FILE_START,
+    MarkerKind.GUILLEMET_SEPARATOR: MarkerKind.GUILLEMET_START,
+    MarkerKind.GUILLEMET_END: MarkerKind.GUILLEMET_START,
+}
+_MARKER_TEXT = {
+    MarkerKind.REPLACE_END: "`>>>>>>> REPLACE`",
+    MarkerKind.NEW_FILE_END: "`>>>>>>> NEW_FILE`",
+    MarkerKind.GUILLEMET_SEPARATOR: "`═══════ REPL`",
+    MarkerKind.GUILLEMET_END: "`»»» EDIT END`",
+}
+
+
+@dataclass(slots=True)
+class _Divider:
+    index: int  # position in the block body where the next section starts
+    kind: MarkerKind
+    length: int
+    line: int
+
+
+@dataclass(slots=True)
+class _OpenBlock:
+    start: MarkerKind
+    line: int
+    length: int
+    strict: bool
+    path: str | None
+    format: Format
+    missing_path_hint: str
+    indent: str
+    body: list[str] = field(default_factory=list)
+    dividers: list[_Divider] = field(default_factory=list)
+    reported: int = 0  # body lines already sent as progress
+
+
+_Sections = tuple[list[str], list[str], list[str], list[str]]  # leading, old, new, trailing
+
+
+class StreamParser:
+    """Feed a response in chunks of any size; get events as blocks open, grow and complete."""
+
+    def __init__(
+        self,
+        format: Format | str = Format.AUTO,
+        fence: tuple[str, str] = DEFAULT_FENCE,
+        known_files: Collection[str] | None = None,
+        *,
+        events: bool = True,
+    ) -> None:
+        self._format = Format(format)
+        self._starts = _FORMAT_STARTS[self._format]
+        self._custom_fence = fence if fence[0][:1] not in ("`", "~") else None
+        self._known = frozenset(known_files) if known_files is not None else None
+        self._events_on = events
+        self._pending: list[str] = []
+        self._strip_cr = False
+        self._line_no = 0
+        self._recent: deque[tuple[str, str | None]] = deque(maxlen=LOOKBACK_LINES)  # (line, fence info if a fence line)
+        self._fence: Fence | None = None
+        self._shell_lines: list[tuple[int, str]] | None = None
+        self._think_line: int | None = None
+        self._last_path: str | None = None
+        self._last_format: Format = Format.DIFF
+        self._block: _OpenBlock | None = None
+        self._closed = False
+        self._blocks: list[EditBlock] = []
+        self._shell: list[ShellSuggestion] = []
+        self._diagnostics: list[Diagnostic] = []
+        self._events: list[Event] = []
+        self._text: list[str] = []
+        self._text_line = 0
+        self.starts_seen: Counter[MarkerKind] = Counter()  # by block kind, for marker balance
+        self.ends_seen: Counter[MarkerKind] = Counter()
+
+    # --- driving -------------------------------------------------------------
+
+    def feed(self, chunk: str) -> list[Event]:
+        if self._closed:
+            raise RuntimeError("feed() after close()")
+        if "\n" not in chunk:
+            if chunk:
+                self._pending.append(chunk)
+                self._strip_cr = self._strip_cr or "\r" in chunk
+            return []
+        pieces = chunk.split("\n")
+        if self._pending:
+            pieces[0] = "".join(self._pending) + pieces[0]
+            self._pending = []
+        last = pieces.pop()
+        if last:
+            self._pending.append(last)
+        if self._strip_cr or "\r" in chunk:
+            self._strip_cr = True
+            pieces = [p[:-1] if p.endswith("\r") else p for p in pieces]
+        self._run(pieces)
+        return self._take_events()
+
+    def close(self) -> list[Event]:
+        if self._closed:
+            return []
+        if self._pending:
+            tail = "".join(self._pending)
+            self._pending = []
+            self._run([tail[:-1] if tail.endswith("\r") else tail])
+        self._closed = True
+        block = self._block
+        if block is not None:
+            self._block = None
+            self._error(block.line, f"block at line {block.line} is not closed (response truncated?)")
+        self._finish_shell_fence()
+        if self._think_line is not None:
+            self._warn(self._think_line, f"reasoning section opened at line {self._think_line} is never closed; "
+                       "any edit blocks after it were ignored")
+        return self._take_events(final=True)
+
+    def result(self) -> ParseResult:
+        """The whole parse so far; after `close()` equal to `parse()` of everything fed."""
+        return ParseResult(
+            format=self._detected_format(),
+            blocks=tuple(self._blocks),
+            shell=tuple(self._shell),
+            diagnostics=tuple(self._diagnostics),
+        )
+
+    def partial_block(self) -> tuple[str | None, dict[str, str]] | None:
+        """The open block's path and its text so far per section, for an in-progress display."""
+        block = self._block
+        if block is None:
+            return None
+        texts: dict[str, str] = {}
+        bounds = self._section_bounds(block)
+        for name, begin, end in bounds:
+            texts[name] = texts.get(name, "") + _join(block.body[begin:end])
+        return block.path, texts
+
+    def _run(self, lines: list[str]) -> None:
+        """The hot loop: block content costs one slice, one set test and one append per line."""
+        number = self._line_no
+        special = SPECIAL_FIRST_CHARS
+        total = len(lines)
+        position = 0
+        while position < total:
+            block = self._block
+            if block is None:
+                line = lines[position]
+                position += 1
+                number += 1
+                first = line[:1]
+                if first in special or ((first == " " or first == "\t") and line.lstrip()[:1] in special):
+                    self._line_no = number
+                    self._top_special_line(line, number)
+                else:
+                    self._plain_line(line, number)
+                continue
+            append = block.body.append
+            indent = block.indent
+            cut = len(indent)
+            while position < total:
+                line = lines[position]
+                position += 1
+                number += 1
+                if line[cut : cut + 1] in special and (not cut or line.startswith(indent)):
+                    self._line_no = number
+                    self._block_line(block, line, number)
+                    if self._block is not block:
+                        break
+                else:
+                    append(line)
+        self._line_no = number
+
+    # --- lines outside blocks -----------------------------------------------------
+
+    def _plain_line(self, line: str, number: int) -> None:
+        if self._events_on:
+            self._add_text(line, number)
+        if self._think_line is not None:
+            if any(tag in line.lower() for tag in _THINK_CLOSE):
+                self._think_line = None
+            return
+        self._recent.append((line, None))
+        if self._fence is None:
+            if "`" in line:
+                for command in inline_commands(line):
+                    self._suggest(command, number)
+        elif self._shell_lines is not None:
+            self._shell_lines.append((number, line))
+
+    def _block_line(self, block: _OpenBlock, line: str, number: int) -> None:
+        marker = classify(line, block.length if block.length < MIN_RUN else 0)
+        if marker is None or not self._structural(block, marker):
+            block.body.append(line)
+        else:
+            self._block_marker(block, marker, number, line)
+
+    def _top_special_line(self, line: str, number: int) -> None:
+        if self._think_line is not None:
+            self._plain_line(line, number)
+            return
+        marker = classify(line)
+        if marker is not None:
+            if marker.kind in self._starts:
+                self._open_block(marker, number, line)
+                return
+            if marker.kind in STARTS:
+                self._warn(number, f"{marker.kind.value} marker ignored: the response format is {self._format.value}")
+            elif marker.kind in _STRAY_AT_TOP:
+                self.ends_seen[_STARTED_BY[marker.kind]] += 1
+                self._warn(number, f"{_MARKER_TEXT[marker.kind]} without a block start before it")
+        stripped = line.strip()
+        if self._fence_line(line, stripped, number):
+            return
+        if self._fence is None and stripped.lower().startswith(_THINK_OPEN):
+            if not any(tag in stripped.lower() for tag in _THINK_CLOSE):
+                self._think_line = number
+                if self._events_on:
+                    self._add_text(line, number)
+                return
+        note = near_marker(line) if marker is None else None
+        if note:
+            self._warn(number, note)
+        self._plain_line(line, number)
+
+    def _fence_line(self, line: str, stripped: str, number: int) -> bool:
+        """Track fences; any fence-looking line is remembered as such for the path look-back."""
+        fence = self._fence
+        looks_like = open_fence(stripped, self._custom_fence)
+        if fence is None:
+            if looks_like is None:
+                return False
+            self._fence = looks_like
+            self._shell_lines = [] if looks_like.is_shell else None
+        elif fence.is_closed_by(stripped):
+            self._finish_shell_fence()
+            self._fence = None
+        elif looks_like is None:
+            return False
+        self._recent.append((line, looks_like.info if looks_like is not None else ""))
+        if self._events_on:
+            self._add_text(line, number)
+        return True
+
+    def _finish_shell_fence(self) -> None:
+        fence, lines = self._fence, self._shell_lines
+        self._shell_lines = None
+        if fence is None or lines is None:
+            return
+        for number, command in shell_commands(lines, fence.is_transcript):
+            self._suggest(command, number)
+
+    # --- blocks -------------------------------------------------------------------------
+
+    def _structural(self, block: _OpenBlock, marker: Marker) -> bool:
+        kind = marker.kind
+        if block.strict and kind not in GUILLEMET_KINDS and marker.length != block.length:
+            return False
+        if kind in self._starts:
+            return True
+        return kind in _ENDS[block.start] or kind in _DIVIDERS[block.start]
+
+    def _open_block(self, marker: Marker, number: int, line: str) -> None:
+        self.starts_seen[marker.kind] += 1
+        if self._shell_lines is not None:
+            self._shell_lines = None  # a shell-tagged fence holding an edit block is an edit, not commands
+        path, fmt, hint = self._path_for_block(marker.kind)
+        if path is not None:
+            self._last_path, self._last_format = path, fmt
+        strict = marker.kind is not MarkerKind.GUILLEMET_START and marker.length > STANDARD_RUN
+        indent = line[: len(line) - len(line.lstrip())]
+        self._block = _OpenBlock(marker.kind, number, marker.length, strict, path, fmt, hint, indent)
+        self._recent.clear()
+        if marker.irregular:
+            self._warn(number, f"marker accepted despite {marker.irregular}")
+        if self._events_on:
+            self._flush_text()
+            shown = resolve_known(path, self._known, creating=False) if path is not None else None
+            self._events.append(BlockStarted(shown, number, fmt))
+
+    def _block_marker(self, block: _OpenBlock, marker: Marker, number: int, line: str) -> None:
+        kind = marker.kind
+        if kind in self._starts:
+            self._error(block.line, f"block at line {block.line} is not closed before the next block at line {number}")
+            self._block = None
+            self._open_block(marker, number, line)
+            return
+        if kind in _DIVIDERS[block.start]:
+            block.dividers.append(_Divider(len(block.body), kind, marker.length, number))
+            return
+        if kind is not _PROPER_END[block.start] or marker.irregular:
+            self._warn(number, f"block at line {block.line} ends with an unexpected marker; accepted")
+        self._block = None
+        self.ends_seen[block.start] += 1
+        self._complete(block)
+
+    def _complete(self, block: _OpenBlock) -> None:
+        sections = _split(block, self._error)
+        if sections is None:
+            return
+        if block.path is None:
+            self._error(block.line, f"block at line {block.line} has no file path{block.missing_path_hint}")
+            return
+        leading, old, new, trailing = (_join(_dedent(part, block.indent)) for part in sections)
+        kind = BlockKind.EDIT if (leading + old + trailing).strip() else BlockKind.CREATE
+        path = resolve_known(block.path, self._known, creating=kind is BlockKind.CREATE)
+        edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line)
+        if kind is BlockKind.EDIT and old == new:
+            self._warn(block.line, f"block at line {block.line} changes nothing (its old and new text are identical)")
+        self._blocks.append(edit)
+        if self._events_on:
+            self._events.append(BlockCompleted(edit))
+
+    def _path_for_block(self, start: MarkerKind) -> tuple[str | None, Format, str]:
+        """Look back over the last few lines for the block's path (nearest non-fence line)."""
+        crossed_fence = False
+        for line, fence_info in reversed(self._recent):
+            stripped = line.strip()
+            if not stripped:
+                continue
+            if fence_info is not None:
+                found = path_from_line(fence_info, self._known) if "." in fence_info or "/" in fence_info else None
+                if found is not None:
+                    return found.path, self._block_format(start, Format.DIFF_FENCED, found.labelled), ""
+                crossed_fence = True
+                continue
+            found = path_from_line(stripped, self._known)
+            if found is not None:
+                style = Format.DIFF if crossed_fence or self._fence is None else Format.DIFF_FENCED
+                return found.path, self._block_format(start, style, found.labelled), ""
+            return self._carry_over(start, stripped)
+        return self._carry_over(start, "")
+
+    def _block_format(self, start: MarkerKind, style: Format, labelled: bool) -> Format:
+        if self._format is not Format.AUTO:
+            return self._format
+        if start is MarkerKind.ANCHORED_START:
+            return Format.ANCHORED
+        if start is MarkerKind.GUILLEMET_START:
+            return Format.GUILLEMET
+        if start is MarkerKind.NEW_FILE_START or labelled:
+            return Format.SEARCH_REPLACE
+        return style
+
+    def _carry_over(self, start: MarkerKind, prose: str) -> tuple[str | None, Format, str]:
+        """No path line: reuse the previous block's path, unless the prose names another file."""
+        named = {resolve_known(p, self._known, creating=False) for p in mentions_path(prose)} if prose else set()
+        previous = self._last_path
+        if named and previous not in named:
+            shown = ", ".join(f"`{p}`" for p in sorted(named))
+            return None, self._format, f" (the line before it mentions {shown}: put the path alone on its own line)"
+        if previous is None:
+            return None, self._block_format(start, Format.DIFF, False), ""
+        fmt = self._last_format if self._format is Format.AUTO else self._format
+        if self._format is Format.AUTO and start is not MarkerKind.SEARCH_START:
+            fmt = self._block_format(start, fmt, False)
+        return previous, fmt, ""
+
+    # --- results and events ---------------------------------------------------------------
+
+    def _suggest(self, command: str, number: int) -> None:
+        suggestion = ShellSuggestion(command, number)
+        self._shell.append(suggestion)
+        if self._events_on:
+            self._flush_text()
+            self._events.append(ShellSuggested(suggestion))
+
+    def _error(self, line: int, message: str) -> None:
+        self._diagnose(Diagnostic(Severity.ERROR, line, message))
+
+    def _warn(self, line: int, message: str) -> None:
+        self._diagnose(Diagnostic(Severity.WARNING, line, message))
+
+    def _diagnose(self, diagnostic: Diagnostic) -> None:
+        self._diagnostics.append(diagnostic)
+        if self._events_on:
+            self._flush_text()
+            self._events.append(DiagnosticEvent(diagnostic))
+
+    def _add_text(self, line: str, number: int) -> None:
+        if not self._text:
+            self._text_line = number
+        self._text.append(line)
+
+    def _flush_text(self) -> None:
+        if self._text:
+            self._events.append(TextEvent("\n".join(self._text) + "\n", self._text_line))
+            self._text = []
+
+    def _take_events(self, final: bool = False) -> list[Event]:
+        if not self._events_on:
+            return []
+        if self._block is not None:
+            self._progress(self._block)
+        if final or self._text:
+            self._flush_text()
+        events, self._events = self._events, []
+        return events
+
+    def _progress(self, block: _OpenBlock) -> None:
+        if block.reported >= len(block.body):
+            return
+        self._flush_text()
+        for name, begin, end in self._section_bounds(block):
+            begin = max(begin, block.reported)
+            if begin < end:
+                self._events.append(BlockProgress(block.line, name, _join(block.body[begin:end])))
+        block.reported = len(block.body)
+
+    @staticmethod
+    def _section_bounds(block: _OpenBlock) -> list[tuple[str, int, int]]:
+        names = _SECTION_NAMES[block.start]
+        cuts = [0] + [d.index for d in block.dividers] + [len(block.body)]
+        return [(names[min(i, len(names) - 1)], cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
+
+    def _detected_format(self) -> str:
+        if self._format is not Format.AUTO:
+            return self._format.value
+        if not self._blocks:
+            return Format.AUTO.value
+        counts = Counter(block.format for block in self._blocks)
+        best = max(counts.values())
+        return next(block.format.value for block in self._blocks if counts[block.format] == best)
+
+
+_ErrorSink = Callable[[int, str], None]
+
+_SECTION_NAMES: dict[MarkerKind, tuple[str, ...]] = {
+    MarkerKind.SEARCH_START: ("old", "new"),
+    MarkerKind.NEW_FILE_START: ("new",),
+    MarkerKind.ANCHORED_START: ("leading", "old", "new", "trailing"),
+    MarkerKind.GUILLEMET_START: ("old", "new"),
+}
+
+
+def _join(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def _split(block: _OpenBlock, error: _ErrorSink) -> _Sections | None:
+    """Cut the block body at its dividers, or report why it cannot be cut unambiguously."""
+    body, dividers, line = block.body, block.dividers, block.line
+    if block.start is MarkerKind.NEW_FILE_START:
+        return ([], [], body, [])
+    if block.start is MarkerKind.ANCHORED_START:
+        return _split_anchored(block, error)
+    if not dividers:
+        error(line, f"block at line {line} has no separator")
+        return None
+    chosen = _pick_one(dividers, block.length)
+    if chosen is None:
+        where = ", ".join(str(d.line) for d in dividers)
+        error(line, f"block at line {line} has {len(dividers)} separator lines (lines {where}); cannot tell which one "
+                    "divides old from new text. If the text itself contains such lines, write the block with "
+                    "9-character markers (for example `<<<<<<<<< SEARCH`, `=========`, `>>>>>>>>> REPLACE`).")
+        return None
+    old, new = body[: chosen.index], body[chosen.index :]
+    if block.start is MarkerKind.GUILLEMET_START:
+        shared = _common_prefix_length(old, new)
+        return (old[:shared], old[shared:], new[shared:], [])
+    return ([], old, new, [])
+
+
+def _dedent(lines: list[str], indent: str) -> list[str]:
+    """Remove the indentation of a block written inside a markdown list, when every content line has it."""
+    if not indent or not all(line.startswith(indent) or not line.strip() for line in lines):
+        return lines
+    size = len(indent)
+    return [line[size:] if line.startswith(indent) else "" for line in lines]
+
+
+def _pick_one(dividers: list[_Divider], length: int) -> _Divider | None:
+    if len(dividers) == 1:
+        return dividers[0]
+    same_length = [d for d in dividers if d.length == length]
+    return same_length[0] if len(same_length) == 1 else None
+
+
+def _split_anchored(block: _OpenBlock, error: _ErrorSink) -> _Sections | None:
+    """Anchored blocks need dash, separator, dash in that order; extra look-alikes must not make it ambiguous."""
+    for candidates in ([d for d in block.dividers if d.length == block.length], block.dividers):
+        layouts = _anchored_layouts(candidates)
+        if len(layouts) == 1:
+            first, middle, second = layouts[0]
+            body = block.body
+            return (body[:first], body[first:middle], body[middle:second], body[second:])
+        if len(layouts) > 1:
+            break
+    line = block.line
+    if not any(d.kind is MarkerKind.SEPARATOR for d in block.dividers):
+        error(line, f"block at line {line} has no separator")
+    else:
+        error(line, f"anchored block at line {line} needs `-------`, `=======` and `-------` in that order, "
+                    "exactly once each; if its text contains such lines, use 9-character markers")
+    return None
+
+
+def _anchored_layouts(dividers: list[_Divider]) -> list[tuple[int, int, int]]:
+    layouts: list[tuple[int, int, int]] = []
+    for position, middle in enumerate(dividers):
+        if middle.kind is not MarkerKind.SEPARATOR:
+            continue
+        before = [d for d in dividers[:position] if d.kind is MarkerKind.DASH]
+        after = [d for d in dividers[position + 1 :] if d.kind is MarkerKind.DASH]
+        layouts.extend((b.index, middle.index, a.index) for b in before for a in after)
+        if len(layouts) > 1:
+            break
+    return layouts
+
+
+def _common_prefix_length(first: list[str], second: list[str]) -> int:
+    shared = 0
+    for a, b in zip(first, second):
+        if a != b:
+            break
+        shared += 1
+    return shared
+
+
+def parse(
+    text: str,
+    format: Format | str = Format.AUTO,
+    fence: tuple[str, str] = DEFAULT_FENCE,
+    known_files: Collection[str] | None = None,
+) -> ParseResult:
+    """Parse a whole response: the blocks, shell suggestions and diagnostics it holds. Never raises on any text."""
+    parser = StreamParser(format, fence, known_files, events=False)
+    parser.feed(text)
+    parser.close()
+    return parser.result()

@@ -1,0 +1,63 @@
+"""Checking a response before any file is touched (SPEC §2).
+
+The parser already reports each malformed block where it happens; this adds
+the response-wide view: do the start and end markers balance, and is there
+anything to apply at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from editblocks.markers import MarkerKind
+from editblocks.model import Diagnostic, Format, ParseResult, Severity
+from editblocks.stream import DEFAULT_FENCE, StreamParser
+
+
+@dataclass(frozen=True)
+class Validation:
+    diagnostics: tuple[Diagnostic, ...]
+    result: ParseResult
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity is Severity.WARNING)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+_BALANCE_WORDS = {
+    MarkerKind.SEARCH_START: ("SEARCH", "REPLACE"),
+    MarkerKind.NEW_FILE_START: ("NEW_FILE start", "NEW_FILE end"),
+    MarkerKind.ANCHORED_START: ("EDIT", "end"),
+    MarkerKind.GUILLEMET_START: ("EDIT", "EDIT END"),
+}
+
+
+def validate(
+    text: str,
+    format: Format | str = Format.AUTO,
+    fence: tuple[str, str] = DEFAULT_FENCE,
+) -> Validation:
+    """Errors and warnings, each with a response line number; never raises on any text."""
+    parser = StreamParser(format, fence, events=False)
+    parser.feed(text)
+    parser.close()
+    result = parser.result()
+    found: list[Diagnostic] = list(result.diagnostics)
+    first_line = min((d.line for d in result.errors), default=1)
+    for kind, (start_word, end_word) in _BALANCE_WORDS.items():
+        starts, ends = parser.starts_seen[kind], parser.ends_seen[kind]
+        if starts != ends:
+            message = f"Mismatched {start_word}/{end_word}: {starts} {start_word} vs {ends} {end_word}"
+            found.append(Diagnostic(Severity.ERROR, first_line, message))
+    if not result.blocks:
+        found.append(Diagnostic(Severity.ERROR, 1, "no edit blocks found"))
+    found.sort(key=lambda d: d.line)
+    return Validation(tuple(found), result)

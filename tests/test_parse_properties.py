@@ -1,0 +1,113 @@
+"""Properties of the parser that must hold for any input."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from editblocks import BlockKind, EditBlock, Format, StreamParser, parse, render
+from editblocks.markers import STARTS, classify
+
+SPECIAL_LINES = [
+    "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "<<<<<<< NEW_FILE", ">>>>>>> NEW_FILE", "<<<<<<< EDIT",
+    "-------", ">>>>>>>", "««« EDIT", "═══════ REPL", "»»» EDIT END", "```", "```python", "````", "~~~",
+    "```bash", "<source>ts", "</source>", "<think>", "</think>", "src/app.py", "### File: a.py", "**b.py**",
+    "Here is the change for c.py:", "`git rm x.py`", "<<<<<<<<< SEARCH", "=========", ">>>>>>>>> REPLACE",
+    "<<<< SEARCH", "====", ">>>> REPLACE", "", "   <<<<<<< SEARCH", "   =======", "   >>>>>>> REPLACE",
+]
+any_line = st.one_of(st.sampled_from(SPECIAL_LINES), st.text(max_size=12))
+responses = st.builds(
+    lambda lines, crlf: ("\r\n" if crlf else "\n").join(lines),
+    st.lists(any_line, max_size=40),
+    st.booleans(),
+)
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(responses)
+def test_parse_never_raises_and_block_lines_point_at_start_markers(text):
+    result = parse(text)
+    lines = text.replace("\r\n", "\n").split("\n")
+    for block in result.blocks:
+        marker = classify(lines[block.line - 1])
+        assert marker is not None and marker.kind in STARTS
+    for diagnostic in result.diagnostics:
+        assert 1 <= diagnostic.line <= len(lines)
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(responses, st.lists(st.integers(min_value=1, max_value=30), min_size=1, max_size=60))
+def test_any_chunking_gives_the_one_shot_result(text, sizes):
+    parser = StreamParser()
+    position = 0
+    streamed_blocks = []
+    for size in sizes * (len(text) // max(1, sum(sizes)) + 1):
+        if position >= len(text):
+            break
+        events = parser.feed(text[position : position + size])
+        streamed_blocks += [e.block for e in events if type(e).__name__ == "BlockCompleted"]
+        position += size
+    events = parser.close()
+    streamed_blocks += [e.block for e in events if type(e).__name__ == "BlockCompleted"]
+    one_shot = parse(text)
+    assert parser.result() == one_shot
+    assert tuple(streamed_blocks) == one_shot.blocks
+
+
+@given(responses)
+def test_characters_one_by_one_give_the_one_shot_result(text):
+    parser = StreamParser()
+    for char in text:
+        parser.feed(char)
+    parser.close()
+    assert parser.result() == parse(text)
+
+
+SAFE_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="<>=«»═-+\u2028\u2029\x85"), max_size=25)
+content_line = st.one_of(SAFE_TEXT, st.sampled_from(["", "=======", "<<<<<<< SEARCH", ">>>>>>> REPLACE", "-------", ">>>>>>>", "```", "    =======", "\tindented", "x = '======='"]))
+texts = st.lists(content_line, max_size=6).map(lambda lines: "".join(line + "\n" for line in lines))
+paths = st.from_regex(r"[a-z][a-z0-9_]{0,8}(/[a-z][a-z0-9_]{0,8}){0,2}\.[a-z]{1,4}", fullmatch=True)
+
+
+def _kind(leading: str, old: str, trailing: str) -> BlockKind:
+    return BlockKind.EDIT if (leading + old + trailing).strip() else BlockKind.CREATE
+
+
+@st.composite
+def blocks(draw):
+    fmt = draw(st.sampled_from([f for f in Format if f is not Format.AUTO]))
+    path = draw(paths)
+    if fmt is Format.ANCHORED:
+        leading, old, new, trailing = draw(texts), draw(texts), draw(texts), draw(texts)
+    elif fmt is Format.GUILLEMET:
+        guillemet_text = st.lists(SAFE_TEXT, max_size=5).map(lambda ls: "".join(l + "\n" for l in ls))
+        leading, old, new, trailing = draw(guillemet_text), draw(guillemet_text), draw(guillemet_text), ""
+        if old and new and old.split("\n", 1)[0] == new.split("\n", 1)[0]:
+            new = "changed " + new
+    else:
+        leading, old, new, trailing = "", draw(texts), draw(texts), ""
+    return EditBlock(path, leading, old, new, trailing, _kind(leading, old, trailing), fmt, 1)
+
+
+@settings(max_examples=500)
+@given(blocks())
+def test_parse_of_render_gives_the_block_back(block):
+    text = render(block)
+    result = parse(text, format=block.format)
+    assert [replace(b, line=1) for b in result.blocks] == [block]
+    assert not [d for d in result.diagnostics if d.severity.value == "error"]
+    marker = classify(text.split("\n")[result.blocks[0].line - 1])
+    assert marker is not None and marker.kind in STARTS
+
+
+@settings(max_examples=200)
+@given(blocks())
+def test_auto_detection_reads_rendered_blocks(block):
+    [parsed] = parse(render(block)).blocks
+    assert (parsed.path, parsed.leading, parsed.old, parsed.new, parsed.trailing) == (
+        block.path, block.leading, block.old, block.new, block.trailing,
+    )
+    expected = {Format.EDITOR_DIFF: Format.DIFF, Format.EDITOR_DIFF_FENCED: Format.DIFF_FENCED}.get(block.format, block.format)
+    assert parsed.format is expected
