@@ -111,3 +111,45 @@ def test_auto_detection_reads_rendered_blocks(block):
     )
     expected = {Format.EDITOR_DIFF: Format.DIFF, Format.EDITOR_DIFF_FENCED: Format.DIFF_FENCED}.get(block.format, block.format)
     assert parsed.format is expected
+
+
+@settings(max_examples=150)
+@given(blocks(), st.integers(min_value=1, max_value=9))
+def test_progress_events_add_up_to_the_completed_block(block, size):
+    text = render(block)
+    parser = StreamParser(format=block.format)
+    sections: dict[str, str] = {}
+    completed = []
+    started = []
+    for position in range(0, len(text), size):
+        for event in parser.feed(text[position : position + size]):
+            kind = type(event).__name__
+            if kind == "BlockProgress":
+                sections[event.section] = sections.get(event.section, "") + event.added
+            elif kind == "BlockCompleted":
+                completed.append(event.block)
+            elif kind == "BlockStarted":
+                started.append(event)
+    parser.close()
+    [done] = completed
+    assert [s.path for s in started] == [block.path]
+    if block.format is Format.GUILLEMET:
+        assert sections.get("old", "") in ("", (block.leading + block.old)[: len(sections.get("old", ""))])
+    elif block.format is Format.ANCHORED:
+        for name in ("leading", "old", "new", "trailing"):
+            assert (getattr(done, name)).startswith(sections.get(name, ""))
+    else:
+        for name in ("old", "new"):
+            assert getattr(done, name).startswith(sections.get(name, ""))
+
+
+def test_partial_block_shows_the_text_so_far():
+    parser = StreamParser()
+    parser.feed("a.py\n<<<<<<< SEARCH\nx = 1\ny = 2\n=======\nx = ")
+    path, texts = parser.partial_block()
+    assert path == "a.py"
+    assert texts == {"old": "x = 1\ny = 2\n", "new": ""}
+    parser.feed("10\n")
+    assert parser.partial_block()[1] == {"old": "x = 1\ny = 2\n", "new": "x = 10\n"}
+    parser.feed(">>>>>>> REPLACE\n")
+    assert parser.partial_block() is None

@@ -8,7 +8,7 @@ path sits before or inside the fence tells `diff` from `diff-fenced`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 XML_FENCE_TAGS = frozenset({"source", "code", "pre", "codeblock", "sourcecode"})
 SHELL_LANGUAGES = frozenset(
@@ -27,20 +27,16 @@ class Fence:
     info: str
     tag: str = ""
     closer: str = ""
+    language: str = field(init=False)
+    is_shell: bool = field(init=False)
+    is_transcript: bool = field(init=False)
 
-    @property
-    def language(self) -> str:
+    def __post_init__(self) -> None:
         first = self.info.split(maxsplit=1)[0] if self.info.strip() else ""
-        return first.strip("{}.").lower()
-
-    @property
-    def is_shell(self) -> bool:
-        language = self.language
-        return language in SHELL_LANGUAGES or language in TRANSCRIPT_LANGUAGES
-
-    @property
-    def is_transcript(self) -> bool:
-        return self.language in TRANSCRIPT_LANGUAGES
+        language = first.strip("{}.").lower()
+        object.__setattr__(self, "language", language)
+        object.__setattr__(self, "is_transcript", language in TRANSCRIPT_LANGUAGES)
+        object.__setattr__(self, "is_shell", language in SHELL_LANGUAGES or language in TRANSCRIPT_LANGUAGES)
 
     def is_closed_by(self, stripped: str) -> bool:
         if self.closer:
@@ -51,8 +47,27 @@ class Fence:
         return run >= self.length and not stripped[run:].strip()
 
 
+_CACHE_LIMIT = 1024
+_cache: dict[str, Fence | None] = {}
+
+
 def open_fence(stripped: str, custom: tuple[str, str] | None = None) -> Fence | None:
-    """The fence this (already stripped) line opens, if any; `custom` is a configured non-markdown fence pair."""
+    """The fence this (already stripped) line opens, if any; `custom` is a configured non-markdown fence pair.
+
+    Fence lines repeat verbatim across a response, so answers are cached.
+    """
+    if custom is not None:
+        return _open_fence(stripped, custom)
+    try:
+        return _cache[stripped]
+    except KeyError:
+        if len(_cache) >= _CACHE_LIMIT:
+            _cache.clear()
+        fence = _cache[stripped] = _open_fence(stripped, None)
+        return fence
+
+
+def _open_fence(stripped: str, custom: tuple[str, str] | None) -> Fence | None:
     if stripped.startswith(("```", "~~~")):
         char = stripped[0]
         run = len(stripped) - len(stripped.lstrip(char))

@@ -77,12 +77,29 @@ class Marker:
     irregular: str = ""
 
 
+_CACHE_LIMIT = 4096
+_cache: dict[str, Marker | None] = {}
+
+
 def classify(line: str, short_run: int = 0) -> Marker | None:
     """The marker this whole line is, or None if it is content.
 
     `short_run` is the length of a block opened with a 3- or 4-character
     marker: inside it, bare runs of that same length count as markers too.
+    Marker lines repeat verbatim across a response, so answers are cached.
     """
+    if short_run:
+        return _classify(line, short_run)
+    try:
+        return _cache[line]
+    except KeyError:
+        if len(_cache) >= _CACHE_LIMIT:
+            _cache.clear()
+        marker = _cache[line] = _classify(line, 0)
+        return marker
+
+
+def _classify(line: str, short_run: int) -> Marker | None:
     text = line.strip()
     if not text:
         return None

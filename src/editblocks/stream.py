@@ -18,12 +18,14 @@ malformed rather than split at a guess.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, deque
+from functools import lru_cache
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from editblocks.fences import Fence, inline_commands, open_fence, shell_commands
-from editblocks.filenames import mentions_path, path_from_line, resolve_known
+from editblocks.filenames import PathLine, mentions_path, path_from_line, resolve_known
 from editblocks.markers import (
     GUILLEMET_KINDS,
     MIN_RUN,
@@ -55,6 +57,7 @@ from editblocks.model import (
 
 DEFAULT_FENCE = ("```", "```")
 LOOKBACK_LINES = 6
+_PATH_CACHE_LIMIT = 256
 _THINK_OPEN = ("<think>", "<thinking>")
 _THINK_CLOSE = ("</think>", "</thinking>")
 
@@ -117,12 +120,13 @@ class _OpenBlock:
     format: Format
     missing_path_hint: str
     indent: str
-    body: list[str] = field(default_factory=list)
+    candidates: re.Pattern[str]
+    body: list[str] = field(default_factory=list)  # content as slices of whole lines, each ending in a newline
     dividers: list[_Divider] = field(default_factory=list)
     reported: int = 0  # body lines already sent as progress
 
 
-_Sections = tuple[list[str], list[str], list[str], list[str]]  # leading, old, new, trailing
+_Sections = tuple[str, str, str, str]  # leading, old, new, trailing
 
 
 class StreamParser:
@@ -140,9 +144,9 @@ class StreamParser:
         self._starts = _FORMAT_STARTS[self._format]
         self._custom_fence = fence if fence[0][:1] not in ("`", "~") else None
         self._known = frozenset(known_files) if known_files is not None else None
+        self._path_cache: dict[str, PathLine | None] = {}
         self._events_on = events
         self._pending: list[str] = []
-        self._strip_cr = False
         self._line_no = 0
         self._recent: deque[tuple[str, str | None]] = deque(maxlen=LOOKBACK_LINES)  # (line, fence info if a fence line)
         self._fence: Fence | None = None
@@ -164,24 +168,17 @@ class StreamParser:
     # --- driving -------------------------------------------------------------
 
     def feed(self, chunk: str) -> list[Event]:
+        if "\n" not in chunk and not self._closed:
+            self._pending.append(chunk)
+            return []
         if self._closed:
             raise RuntimeError("feed() after close()")
-        if "\n" not in chunk:
-            if chunk:
-                self._pending.append(chunk)
-                self._strip_cr = self._strip_cr or "\r" in chunk
-            return []
-        pieces = chunk.split("\n")
-        if self._pending:
-            pieces[0] = "".join(self._pending) + pieces[0]
-            self._pending = []
-        last = pieces.pop()
-        if last:
-            self._pending.append(last)
-        if self._strip_cr or "\r" in chunk:
-            self._strip_cr = True
-            pieces = [p[:-1] if p.endswith("\r") else p for p in pieces]
-        self._run(pieces)
+        cut = chunk.rfind("\n")
+        text = "\n" + "".join(self._pending) + chunk[: cut + 1]
+        self._pending = [chunk[cut + 1 :]] if cut + 1 < len(chunk) else []
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+        self._process(text)
         return self._take_events()
 
     def close(self) -> list[Event]:
@@ -190,7 +187,7 @@ class StreamParser:
         if self._pending:
             tail = "".join(self._pending)
             self._pending = []
-            self._run([tail[:-1] if tail.endswith("\r") else tail])
+            self._process("\n" + (tail[:-1] if tail.endswith("\r") else tail) + "\n")
         self._closed = True
         block = self._block
         if block is not None:
@@ -219,20 +216,27 @@ class StreamParser:
         texts: dict[str, str] = {}
         bounds = self._section_bounds(block)
         for name, begin, end in bounds:
-            texts[name] = texts.get(name, "") + _join(block.body[begin:end])
+            texts[name] = texts.get(name, "") + "".join(block.body[begin:end])
         return block.path, texts
 
-    def _run(self, lines: list[str]) -> None:
-        """The hot loop: block content costs one slice, one set test and one append per line."""
+    def _process(self, text: str) -> None:
+        """The hot loop over complete lines; `text` starts with a newline and ends with one.
+
+        Outside blocks, lines are handled one by one. Inside a block, a regular
+        expression jumps straight to the next line that could be a marker, and
+        the content lines before it are kept as one slice: block content is
+        never split into lines, so it costs little more than a scan.
+        """
+        position = 1
+        end = len(text)
         number = self._line_no
         special = SPECIAL_FIRST_CHARS
-        total = len(lines)
-        position = 0
-        while position < total:
+        while position < end:
             block = self._block
             if block is None:
-                line = lines[position]
-                position += 1
+                newline = text.find("\n", position)
+                line = text[position:newline]
+                position = newline + 1
                 number += 1
                 first = line[:1]
                 if first in special or ((first == " " or first == "\t") and line.lstrip()[:1] in special):
@@ -241,20 +245,19 @@ class StreamParser:
                 else:
                     self._plain_line(line, number)
                 continue
-            append = block.body.append
-            indent = block.indent
-            cut = len(indent)
-            while position < total:
-                line = lines[position]
-                position += 1
+            found = block.candidates.search(text, position - 1)
+            start = found.start() + 1 if found is not None else end
+            if start > position:
+                content = text[position:start]
+                block.body.append(content)
+                number += content.count("\n")
+                position = start
+            if found is not None:
+                newline = text.find("\n", start)
                 number += 1
-                if line[cut : cut + 1] in special and (not cut or line.startswith(indent)):
-                    self._line_no = number
-                    self._block_line(block, line, number)
-                    if self._block is not block:
-                        break
-                else:
-                    append(line)
+                self._line_no = number
+                self._block_line(block, text[start:newline], number)
+                position = newline + 1
         self._line_no = number
 
     # --- lines outside blocks -----------------------------------------------------
@@ -277,7 +280,7 @@ class StreamParser:
     def _block_line(self, block: _OpenBlock, line: str, number: int) -> None:
         marker = classify(line, block.length if block.length < MIN_RUN else 0)
         if marker is None or not self._structural(block, marker):
-            block.body.append(line)
+            block.body.append(line + "\n")
         else:
             self._block_marker(block, marker, number, line)
 
@@ -312,18 +315,19 @@ class StreamParser:
     def _fence_line(self, line: str, stripped: str, number: int) -> bool:
         """Track fences; any fence-looking line is remembered as such for the path look-back."""
         fence = self._fence
-        looks_like = open_fence(stripped, self._custom_fence)
-        if fence is None:
-            if looks_like is None:
-                return False
-            self._fence = looks_like
-            self._shell_lines = [] if looks_like.is_shell else None
-        elif fence.is_closed_by(stripped):
+        if fence is not None and fence.is_closed_by(stripped):
             self._finish_shell_fence()
             self._fence = None
-        elif looks_like is None:
-            return False
-        self._recent.append((line, looks_like.info if looks_like is not None else ""))
+            info = ""
+        else:
+            looks_like = open_fence(stripped, self._custom_fence)
+            if looks_like is None:
+                return False
+            if fence is None:
+                self._fence = looks_like
+                self._shell_lines = [] if looks_like.is_shell else None
+            info = looks_like.info
+        self._recent.append((line, info))
         if self._events_on:
             self._add_text(line, number)
         return True
@@ -355,7 +359,8 @@ class StreamParser:
             self._last_path, self._last_format = path, fmt
         strict = marker.kind is not MarkerKind.GUILLEMET_START and marker.length > STANDARD_RUN
         indent = line[: len(line) - len(line.lstrip())]
-        self._block = _OpenBlock(marker.kind, number, marker.length, strict, path, fmt, hint, indent)
+        self._block = _OpenBlock(marker.kind, number, marker.length, strict, path, fmt, hint, indent,
+                                 _candidate_lines(indent))
         self._recent.clear()
         if marker.irregular:
             self._warn(number, f"marker accepted despite {marker.irregular}")
@@ -387,7 +392,9 @@ class StreamParser:
         if block.path is None:
             self._error(block.line, f"block at line {block.line} has no file path{block.missing_path_hint}")
             return
-        leading, old, new, trailing = (_join(_dedent(part, block.indent)) for part in sections)
+        leading, old, new, trailing = sections
+        if block.indent:
+            leading, old, new, trailing = (_dedent(part, block.indent) for part in sections)
         kind = BlockKind.EDIT if (leading + old + trailing).strip() else BlockKind.CREATE
         path = resolve_known(block.path, self._known, creating=kind is BlockKind.CREATE)
         edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line)
@@ -405,17 +412,27 @@ class StreamParser:
             if not stripped:
                 continue
             if fence_info is not None:
-                found = path_from_line(fence_info, self._known) if "." in fence_info or "/" in fence_info else None
+                found = self._path_line(fence_info) if "." in fence_info or "/" in fence_info else None
                 if found is not None:
                     return found.path, self._block_format(start, Format.DIFF_FENCED, found.labelled), ""
                 crossed_fence = True
                 continue
-            found = path_from_line(stripped, self._known)
+            found = self._path_line(stripped)
             if found is not None:
                 style = Format.DIFF if crossed_fence or self._fence is None else Format.DIFF_FENCED
                 return found.path, self._block_format(start, style, found.labelled), ""
             return self._carry_over(start, stripped)
         return self._carry_over(start, "")
+
+    def _path_line(self, stripped: str) -> PathLine | None:
+        """Cached: models repeat the same path line before many blocks."""
+        try:
+            return self._path_cache[stripped]
+        except KeyError:
+            if len(self._path_cache) >= _PATH_CACHE_LIMIT:
+                self._path_cache.clear()
+            found = self._path_cache[stripped] = path_from_line(stripped, self._known)
+            return found
 
     def _block_format(self, start: MarkerKind, style: Format, labelled: bool) -> Format:
         if self._format is not Format.AUTO:
@@ -484,14 +501,20 @@ class StreamParser:
         return events
 
     def _progress(self, block: _OpenBlock) -> None:
-        if block.reported >= len(block.body):
+        body, reported, dividers = block.body, block.reported, block.dividers
+        if reported >= len(body):
             return
         self._flush_text()
-        for name, begin, end in self._section_bounds(block):
-            begin = max(begin, block.reported)
-            if begin < end:
-                self._events.append(BlockProgress(block.line, name, _join(block.body[begin:end])))
-        block.reported = len(block.body)
+        if not dividers or dividers[-1].index <= reported:
+            names = _SECTION_NAMES[block.start]
+            name = names[min(len(dividers), len(names) - 1)]
+            self._events.append(BlockProgress(block.line, name, "".join(body[reported:])))
+        else:
+            for name, begin, end in self._section_bounds(block):
+                begin = max(begin, reported)
+                if begin < end:
+                    self._events.append(BlockProgress(block.line, name, "".join(body[begin:end])))
+        block.reported = len(body)
 
     @staticmethod
     def _section_bounds(block: _OpenBlock) -> list[tuple[str, int, int]]:
@@ -519,15 +542,18 @@ _SECTION_NAMES: dict[MarkerKind, tuple[str, ...]] = {
 }
 
 
-def _join(lines: list[str]) -> str:
-    return "\n".join(lines) + "\n" if lines else ""
+@lru_cache(maxsize=32)
+def _candidate_lines(indent: str) -> re.Pattern[str]:
+    """Lines inside a block that could be markers: the block's indentation, then a marker character."""
+    characters = "".join(sorted(SPECIAL_FIRST_CHARS))
+    return re.compile("\n" + re.escape(indent) + "[" + re.escape(characters) + "]")
 
 
 def _split(block: _OpenBlock, error: _ErrorSink) -> _Sections | None:
     """Cut the block body at its dividers, or report why it cannot be cut unambiguously."""
     body, dividers, line = block.body, block.dividers, block.line
     if block.start is MarkerKind.NEW_FILE_START:
-        return ([], [], body, [])
+        return "", "", "".join(body), ""
     if block.start is MarkerKind.ANCHORED_START:
         return _split_anchored(block, error)
     if not dividers:
@@ -540,19 +566,36 @@ def _split(block: _OpenBlock, error: _ErrorSink) -> _Sections | None:
                     "divides old from new text. If the text itself contains such lines, write the block with "
                     "9-character markers (for example `<<<<<<<<< SEARCH`, `=========`, `>>>>>>>>> REPLACE`).")
         return None
-    old, new = body[: chosen.index], body[chosen.index :]
+    old, new = "".join(body[: chosen.index]), "".join(body[chosen.index :])
     if block.start is MarkerKind.GUILLEMET_START:
-        shared = _common_prefix_length(old, new)
-        return (old[:shared], old[shared:], new[shared:], [])
-    return ([], old, new, [])
+        return _split_common_prefix(old, new)
+    return "", old, new, ""
 
 
-def _dedent(lines: list[str], indent: str) -> list[str]:
+def _split_common_prefix(old: str, new: str) -> _Sections:
+    """The guillemet anchor: the lines both sections start with."""
+    old_lines, new_lines = old.split("\n")[:-1], new.split("\n")[:-1]
+    shared = 0
+    for a, b in zip(old_lines, new_lines):
+        if a != b:
+            break
+        shared += 1
+    return (_lines_text(old_lines[:shared]), _lines_text(old_lines[shared:]), _lines_text(new_lines[shared:]), "")
+
+
+def _lines_text(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def _dedent(text: str, indent: str) -> str:
     """Remove the indentation of a block written inside a markdown list, when every content line has it."""
-    if not indent or not all(line.startswith(indent) or not line.strip() for line in lines):
-        return lines
+    if not indent or not text:
+        return text
+    lines = text.split("\n")[:-1]
+    if not all(line.startswith(indent) or not line.strip() for line in lines):
+        return text
     size = len(indent)
-    return [line[size:] if line.startswith(indent) else "" for line in lines]
+    return _lines_text([line[size:] if line.startswith(indent) else "" for line in lines])
 
 
 def _pick_one(dividers: list[_Divider], length: int) -> _Divider | None:
@@ -569,7 +612,8 @@ def _split_anchored(block: _OpenBlock, error: _ErrorSink) -> _Sections | None:
         if len(layouts) == 1:
             first, middle, second = layouts[0]
             body = block.body
-            return (body[:first], body[first:middle], body[middle:second], body[second:])
+            return ("".join(body[:first]), "".join(body[first:middle]), "".join(body[middle:second]),
+                    "".join(body[second:]))
         if len(layouts) > 1:
             break
     line = block.line
@@ -592,15 +636,6 @@ def _anchored_layouts(dividers: list[_Divider]) -> list[tuple[int, int, int]]:
         if len(layouts) > 1:
             break
     return layouts
-
-
-def _common_prefix_length(first: list[str], second: list[str]) -> int:
-    shared = 0
-    for a, b in zip(first, second):
-        if a != b:
-            break
-        shared += 1
-    return shared
 
 
 def parse(
