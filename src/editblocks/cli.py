@@ -14,11 +14,14 @@ from typing import Any
 import click
 from rich.console import Console
 
-from editblocks.display import diagnostics_table, formats_report, parse_report
-from editblocks.model import Format, ParseResult
-from editblocks.serialize import parse_json
+from editblocks.apply import apply
+from editblocks.display import apply_report, diagnostics_table, formats_report, parse_report
+from editblocks.model import ApplyResult, Format, ParseResult, Status
+from editblocks.plan import Policy
+from editblocks.serialize import apply_json, parse_json
 from editblocks.stream import parse
 from editblocks.validate import validate
+from editblocks.workspace import Workspace, WorkspaceError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 FORMAT_CHOICES = [fmt.value for fmt in Format]
@@ -84,13 +87,53 @@ def parse_command(response: str, format_: str, as_json: bool) -> None:
     sys.exit(EXIT_FAILED if result.errors else EXIT_OK)
 
 
+def _root_option(required: bool = False) -> Any:
+    return click.option(
+        "--root", type=click.Path(file_okay=False, dir_okay=True, exists=True), default=None if not required else ".",
+        help="Project root; nothing outside it is ever read or written (default: current folder).",
+    )
+
+
+def _apply_exit(result: ApplyResult) -> int:
+    if not result.results:
+        return EXIT_FAILED
+    clean = all(r.status is Status.APPLIED for r in result.results)
+    return EXIT_OK if clean and not any(d.severity.value == "error" for d in result.diagnostics) else EXIT_FAILED
+
+
+def _run_apply(parsed: ParseResult, root: str, *, dry_run: bool, **options: Any) -> ApplyResult:
+    try:
+        return apply(parsed, root, dry_run=dry_run, **options)
+    except WorkspaceError as error:
+        raise InputError(str(error)) from None
+
+
+def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_run: bool) -> None:
+    if as_json:
+        _emit_json(apply_json(result))
+        return
+    console = _console()
+    if not result.results:
+        console.print("no edit blocks found")
+    console.print(apply_report(result, show_diffs=show_diffs, dry_run=dry_run))
+
+
 @main.command("check")
 @click.argument("response")
+@_root_option()
 @_format_option()
-@click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as JSON.")
-def check_command(response: str, format_: str, as_json: bool) -> None:
-    """Validate RESPONSE without touching any file."""
-    validation = validate(read_response(response), format_)
+@click.option("--fuzzy", is_flag=True, help="Also accept close (fuzzy) matches.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (the apply shape when --root is given).")
+def check_command(response: str, root: str | None, format_: str, fuzzy: bool, as_json: bool) -> None:
+    """Validate RESPONSE; with --root, also locate every block without writing anything."""
+    text = read_response(response)
+    validation = validate(text, format_)
+    if root is not None:
+        result = _run_apply(validation.result, root, dry_run=True, fuzzy=fuzzy)
+        result = ApplyResult(result.results, result.files_modified, result.files_created, result.shell,
+                             result.diffs, False, validation.diagnostics, result.notes)
+        _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True)
+        sys.exit(EXIT_OK if validation.ok and _apply_exit(result) == EXIT_OK else EXIT_FAILED)
     if as_json:
         data = parse_json(ParseResult(validation.result.format, validation.result.blocks,
                                       validation.result.shell, validation.diagnostics))
@@ -103,6 +146,57 @@ def check_command(response: str, format_: str, as_json: bool) -> None:
         verdict = "ok" if validation.ok else "problems found"
         console.print(f"{count} block{'s' if count != 1 else ''}: {verdict}")
     sys.exit(EXIT_OK if validation.ok else EXIT_FAILED)
+
+
+@main.command("apply")
+@click.argument("response")
+@_root_option()
+@_format_option()
+@click.option("--dry-run", is_flag=True, help="Decide every block and show the result; write nothing.")
+@click.option("--diff", "show_diffs", is_flag=True, help="Show a unified diff of every changed file.")
+@click.option("--strict", is_flag=True, help="Exact matches only (no whitespace, indentation or typography tolerance).")
+@click.option("--fuzzy", is_flag=True, help="Also accept a clearly best close match (replaces lines the model never quoted exactly).")
+@click.option("--first-match", is_flag=True, help="When the old text occurs several times, edit the first occurrence.")
+@click.option("--on-failure", type=click.Choice([p.value for p in Policy]), default=None,
+              help="After a failed block: continue, skip the file's later blocks, or abort (write nothing). "
+                   "Default: skip-file for guillemet, continue otherwise.")
+@click.option("--git-add", is_flag=True, help="Stage the changed files with git.")
+@click.option("--json", "as_json", is_flag=True, help="Print the SPEC §7 JSON shape.")
+def apply_command(response: str, root: str | None, format_: str, dry_run: bool, show_diffs: bool, strict: bool,
+                  fuzzy: bool, first_match: bool, on_failure: str | None, git_add: bool, as_json: bool) -> None:
+    """Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files under --root."""
+    parsed = parse(read_response(response), format_)
+    result = _run_apply(parsed, root or ".", dry_run=dry_run, policy=on_failure, fuzzy=fuzzy,
+                        first_match=first_match, strict=strict, git_add=git_add)
+    _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run)
+    sys.exit(_apply_exit(result))
+
+
+@main.command("undo")
+@_root_option()
+@click.option("--force", is_flag=True, help="Also restore files that were edited after the run wrote them.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was restored as JSON.")
+def undo_command(root: str | None, force: bool, as_json: bool) -> None:
+    """Undo the last apply under --root, byte for byte."""
+    try:
+        workspace = Workspace(root or ".")
+        with workspace.lock():
+            outcome = workspace.undo(force=force)
+    except WorkspaceError as error:
+        raise InputError(str(error)) from None
+    if as_json:
+        _emit_json({"ok": outcome.ok, "restored": list(outcome.restored), "removed": list(outcome.removed),
+                    "refused": list(outcome.refused), "message": outcome.message})
+    else:
+        console = _console()
+        for path in outcome.restored:
+            console.print(f"restored {path}")
+        for path in outcome.removed:
+            console.print(f"removed  {path}")
+        for path in outcome.refused:
+            console.print(f"[yellow]left as is (changed since the run): {path}[/yellow]")
+        console.print(outcome.message)
+    sys.exit(EXIT_OK if outcome.ok else EXIT_FAILED)
 
 
 @main.command("formats")

@@ -12,8 +12,19 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from editblocks.diffs import render_diff
 from editblocks.format_catalog import CATALOG
-from editblocks.model import Diagnostic, EditBlock, ParseResult, Severity, ShellSuggestion, preview
+from editblocks.model import (
+    ApplyResult,
+    Diagnostic,
+    EditBlock,
+    EditResult,
+    ParseResult,
+    Severity,
+    ShellSuggestion,
+    Status,
+    preview,
+)
 
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
 
@@ -96,3 +107,61 @@ def formats_report() -> RenderableType:
         parts.append(Text.assemble((info.format.value, "bold cyan"), "  ", info.summary))
         parts.append(Text(info.example, style="dim"))
     return Group(*parts)
+
+
+_STATUS_MARK = {
+    Status.APPLIED: ("✓ applied", "green"),
+    Status.FAILED: ("✗ failed ", "bold red"),
+    Status.SKIPPED: ("- skipped", "yellow"),
+}
+
+
+def _span(result: EditResult) -> str:
+    if result.start_line is None:
+        return result.path
+    if result.end_line is None or result.end_line == result.start_line:
+        return f"{result.path}:{result.start_line}"
+    return f"{result.path}:{result.start_line}-{result.end_line}"
+
+
+def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> RenderableType:
+    """Each block's outcome, the diffs if asked, shell suggestions and a one-line summary."""
+    parts: list[RenderableType] = []
+    table = Table.grid(padding=(0, 1))
+    for _ in range(4):
+        table.add_column()
+    for outcome in result.results:
+        mark, style = _STATUS_MARK[outcome.status]
+        detail = Text(outcome.reason or (outcome.strategy or ""), style="dim" if outcome.status is Status.APPLIED else "")
+        if outcome.hint:
+            detail.append("\n" + outcome.hint, style="dim")
+        table.add_row(Text(mark, style=style), Text(_span(outcome), style="cyan"),
+                      Text(f"(block line {outcome.block.line})", style="dim"), detail)
+    parts.append(table)
+    if result.diagnostics:
+        parts.append(diagnostics_table(result.diagnostics))
+    if show_diffs:
+        for diff in result.diffs:
+            parts.append(render_diff(diff.unified))
+    if result.shell:
+        parts.append(Text("Suggested shell commands (not run):", style="bold"))
+        parts.append(shell_table(result.shell))
+    for note in result.notes:
+        parts.append(Text(note, style="yellow"))
+    parts.append(summary_line(result, dry_run=dry_run))
+    return Group(*parts)
+
+
+def summary_line(result: ApplyResult, *, dry_run: bool) -> Text:
+    counts = (f"{result.count(Status.APPLIED)} applied, {result.count(Status.FAILED)} failed, "
+              f"{result.count(Status.SKIPPED)} skipped")
+    text = Text.assemble(("Summary: ", "bold"), counts)
+    if result.files_modified:
+        text.append(" · modified: " + ", ".join(result.files_modified))
+    if result.files_created:
+        text.append(" · created: " + ", ".join(result.files_created))
+    if dry_run:
+        text.append(" · dry run, nothing written", style="yellow")
+    elif not result.written and (result.files_modified or result.files_created):
+        text.append(" · nothing written", style="bold red")
+    return text

@@ -181,6 +181,11 @@ class Reason(StrEnum):
     WRITE_FAILED = "write-failed"
 
 
+def percent(fraction: float) -> str:
+    """A similarity as a whole percentage, rounded down so 99.6 % never reads as a perfect 100 %."""
+    return f"{int(fraction * 100)}%"
+
+
 def preview(text: str) -> str:
     """First line of ``text``, cut to 50 characters, for one-line displays."""
     first = text.split("\n", 1)[0]
@@ -201,10 +206,11 @@ class EditResult:
     similarity: float | None = None
     candidates: tuple[int, ...] = ()
     hint: str = field(default="", compare=False)
+    file: str = ""  # the canonical path inside the root, when the path could be resolved
 
     @property
     def path(self) -> str:
-        return self.block.path
+        return self.file or self.block.path
 
     @property
     def previews(self) -> tuple[str, str, str]:

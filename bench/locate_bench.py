@@ -1,0 +1,184 @@
+"""How fast the matching ladder and the near-miss diagnosis are, against the naive approach.
+
+Run by hand: ``.venv/bin/python bench/locate_bench.py``. Files are synthetic,
+Python-like and deterministic. Each case is timed as the best of several runs.
+The baseline is what aider does: a difflib ``SequenceMatcher`` slid over every
+window of the file. It is far too slow to run in full, so only a prefix of the
+windows is timed and the cost is extrapolated to all of them (marked ``~``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from editblocks.locate import DEFAULT_RUNGS, Found, LocateOptions, NotFound, Rung, find_near_miss, locate
+
+SEED = 20240611
+VERBS = "load save parse render fetch merge split index scan build check apply clear count drop emit".split()
+NOUNS = "user order item config cache token record frame node edge path query report batch entry".split()
+ATTRS = "items total limit name size state owner parent children buffer offset".split()
+
+
+def synthetic_file(line_count: int, seed: int = SEED) -> list[str]:
+    """Classes and functions with numbered names, so most lines are distinct but blanks and returns repeat."""
+    rng = random.Random(seed)
+    lines: list[str] = []
+    serial = 0
+    while len(lines) < line_count:
+        serial += 1
+        verb, noun, attr = rng.choice(VERBS), rng.choice(NOUNS), rng.choice(ATTRS)
+        if serial % 7 == 0:
+            lines += [f"class {noun.title()}{verb.title()}{serial}:", f'    """Keeps the {noun} {attr}."""', ""]
+        indent = "    " * (serial % 2)
+        body = [
+            f"def {verb}_{noun}_{serial}(self, {noun}, limit={rng.randint(1, 99)}):",
+            f'    """{verb.title()} the {noun} and return its {attr}."""',
+            f"    result = self.{attr}.get({noun}.id, {rng.randint(0, 999)})",
+            "    if result is None:",
+            "        return None",
+        ]
+        for step in range(rng.randint(1, 12)):
+            call = f"{rng.choice(VERBS)}_{rng.choice(NOUNS)}"
+            body.append(f"    result = {call}(result, {step}, self.{rng.choice(ATTRS)})")
+        body += ["    return result", ""]
+        lines += [indent + line if line else line for line in body]
+    return lines[:line_count]
+
+
+def best_time(action: Callable[[], object], repeats: int = 5) -> tuple[float, object]:
+    best, outcome = float("inf"), None
+    for _ in range(repeats):
+        started = time.perf_counter()
+        outcome = action()
+        best = min(best, time.perf_counter() - started)
+    return best, outcome
+
+
+def difflib_windows(file: Sequence[str], search: Sequence[str], timed_windows: int, joined: bool) -> float:
+    """Seconds a full difflib sliding window would take, extrapolated from the first ``timed_windows`` windows.
+
+    ``joined`` compares window texts (aider's edit-distance matcher); otherwise
+    lists of lines (aider's ``find_similar_lines`` for "did you mean").
+    """
+    size = len(search)
+    total = len(file) - size + 1
+    count = min(total, timed_windows)
+    needle: str | Sequence[str] = "\n".join(search) if joined else search
+    started = time.perf_counter()
+    best = 0.0
+    for start in range(count):
+        window = file[start : start + size]
+        best = max(best, difflib.SequenceMatcher(None, "\n".join(window) if joined else window, needle).ratio())
+    return (time.perf_counter() - started) * total / count
+
+
+def naive_exact(file: Sequence[str], search: Sequence[str]) -> list[int]:
+    """Compare the block with a slice at every position: the obvious exact search."""
+    size = len(search)
+    target = list(search)
+    return [start for start in range(len(file) - size + 1) if file[start : start + size] == target]
+
+
+@dataclass
+class Row:
+    case: str
+    ours_ms: float
+    baseline: str
+    baseline_ms: float
+    extrapolated: bool
+    correct: bool
+
+
+def edit_line(line: str) -> str:
+    return line.replace("result", "value", 1) + "  # changed"
+
+
+def misremember(line: str) -> str:
+    """The kind of small slip a model makes copying a line: a misspelt name, a lost space."""
+    return line.replace("result", "reslut", 1).replace(", ", ",", 1)
+
+
+def bench_exact() -> list[Row]:
+    file = synthetic_file(100_000)
+    search = file[-6:] if file[-1] else file[-7:-1]
+    end = len(file) if file[-1] else len(file) - 1
+    replace = [*search[:-1], "    return result  # edited"]
+    ours, outcome = best_time(lambda: locate(file, search, replace))
+    correct = isinstance(outcome, Found) and (outcome.start, outcome.end) == (end - len(search), end)
+    naive, _ = best_time(lambda: naive_exact(file, search), repeats=3)
+    by_difflib = difflib_windows(file, search, 5_000, joined=True)
+    return [
+        Row("exact, 6 lines at the end of 100k lines", ours * 1e3, "slice compare per line", naive * 1e3, False,
+            correct),
+        Row("", ours * 1e3, "difflib sliding window", by_difflib * 1e3, True, correct),
+    ]
+
+
+def bench_fuzzy() -> list[Row]:
+    file = synthetic_file(50_000)
+    start = 33_001
+    while sum(len(line.strip()) for line in file[start : start + 10]) < 300 or not file[start].strip():
+        start += 1
+    truth = file[start : start + 10]
+    search = list(truth)
+    for index in (2, 5, 8):
+        search[index] = misremember(search[index])
+    options = LocateOptions(rungs=(*DEFAULT_RUNGS, Rung.FUZZY))
+    ours, outcome = best_time(lambda: locate(file, search, search, options))
+    correct = isinstance(outcome, Found) and (outcome.start, outcome.end) == (start, start + 10)
+    similarity = f" (similarity {outcome.similarity:.3f})" if isinstance(outcome, Found) else f" ({outcome!r:.60})"
+    baseline = difflib_windows(file, search, 3_000, joined=True)
+    case = "fuzzy, 10 lines (3 edited) in 50k lines" + similarity
+    return [Row(case, ours * 1e3, "difflib sliding window", baseline * 1e3, True, correct)]
+
+
+def bench_near_miss() -> list[Row]:
+    rows: list[Row] = []
+    file = synthetic_file(20_000)
+    start = 9_000
+    truth = file[start : start + 2_000]
+    search = list(truth)
+    for index in range(17, len(search), 97):
+        search[index] = edit_line(search[index])
+    del search[500:503]
+    search[1_200:1_200] = ["    # a line the model added", "    extra_step()"]
+    ours, outcome = best_time(lambda: find_near_miss(file, search))
+    correct = outcome is not None and (outcome.start, outcome.end) == (start, start + 2_000)
+    whole, not_found = best_time(lambda: locate(file, search, search), repeats=3)
+    whole_ok = isinstance(not_found, NotFound) and not_found.near_miss == outcome
+    baseline = difflib_windows(file, search, 3, joined=False)
+    case = "near miss, 2,000 edited lines in 20k lines"
+    rows.append(Row(case, ours * 1e3, "difflib line windows (aider)", baseline * 1e3, True, correct))
+    rows.append(Row("  whole locate() ending in NotFound", whole * 1e3, "", 0.0, False, whole_ok))
+
+    big = synthetic_file(50_000)
+    small_start = 41_003
+    while not big[small_start].strip() or not big[small_start + 9].strip():
+        small_start += 1
+    small = big[small_start : small_start + 10]
+    small = [edit_line(line) if index in (3, 6) else line for index, line in enumerate(small)]
+    ours, outcome = best_time(lambda: find_near_miss(big, small))
+    correct = outcome is not None and (outcome.start, outcome.end) == (small_start, small_start + 10)
+    baseline = difflib_windows(big, small, 5_000, joined=False)
+    case = "near miss, 10 lines (2 edited) in 50k lines"
+    rows.append(Row(case, ours * 1e3, "difflib line windows (aider)", baseline * 1e3, True, correct))
+    return rows
+
+
+def main() -> None:
+    rows = bench_exact() + bench_fuzzy() + bench_near_miss()
+    print(f"{'case':58} {'ours ms':>9}  {'baseline':30} {'baseline ms':>13} {'ratio':>9}  ok")
+    for row in rows:
+        baseline = f"{'~' if row.extrapolated else ''}{row.baseline_ms:,.1f}" if row.baseline else ""
+        ratio = f"{row.baseline_ms / row.ours_ms:,.0f}x" if row.baseline else ""
+        verdict = "yes" if row.correct else "NO"
+        print(f"{row.case:58} {row.ours_ms:9.2f}  {row.baseline:30} {baseline:>13} {ratio:>9}  {verdict}")
+    print("~ = extrapolated from a timed prefix of the windows")
+
+
+if __name__ == "__main__":
+    main()

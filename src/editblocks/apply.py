@@ -1,0 +1,149 @@
+"""`apply`: read the target files, plan every block, write the result atomically (or not at all).
+
+This is the one place where the pure core (parse → plan) meets the disk
+(the workspace). It holds the workspace lock from the first read to the
+last write, so a concurrent run can neither interleave nor overwrite.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+
+from editblocks.diffs import unified_diff
+from editblocks.model import (
+    ApplyResult,
+    Diagnostic,
+    EditBlock,
+    EditResult,
+    FileDiff,
+    ParseResult,
+    Reason,
+    Severity,
+    ShellSuggestion,
+    Status,
+)
+from editblocks.plan import FilePlan, Plan, PlanOptions, Policy, Source, abort_plan, plan_edits
+from editblocks.workspace import FileSnapshot, PlannedWrite, Refusal, Workspace
+
+LOCK_WAIT_SECONDS = 30.0
+
+
+def apply(
+    edits: ParseResult | Sequence[EditBlock],
+    root: str | os.PathLike[str],
+    *,
+    policy: Policy | str | None = None,
+    dry_run: bool = False,
+    fuzzy: bool = False,
+    first_match: bool = False,
+    strict: bool = False,
+    git_add: bool = False,
+    lock_wait: float = LOCK_WAIT_SECONDS,
+) -> ApplyResult:
+    """Apply edit blocks to the files under `root`; nothing outside it is ever touched.
+
+    Raises `WorkspaceBusy` only if another process holds the workspace for
+    longer than `lock_wait` seconds; everything a model can get wrong comes
+    back as a status and a reason in the result.
+    """
+    blocks, shell, diagnostics = _unpack(edits)
+    options = PlanOptions(policy=Policy(policy) if policy else None, fuzzy=fuzzy,
+                          first_match=first_match, strict=strict)
+    workspace = Workspace(root)
+    if dry_run:
+        return _run(workspace, blocks, shell, diagnostics, options, write=False, git_add=False)
+    with workspace.lock(wait=lock_wait):
+        interrupted = workspace.interrupted_run()
+        if interrupted is not None:
+            why = (f"a previous apply was interrupted (journal run {interrupted}); "
+                   "run `editblocks undo` to restore its files first")
+            return _refused_run(blocks, shell, diagnostics, why)
+        return _run(workspace, blocks, shell, diagnostics, options, write=True, git_add=git_add)
+
+
+def _unpack(edits: ParseResult | Sequence[EditBlock]) -> tuple[
+    tuple[EditBlock, ...], tuple[ShellSuggestion, ...], tuple[Diagnostic, ...]
+]:
+    if isinstance(edits, ParseResult):
+        return edits.blocks, edits.shell, edits.diagnostics
+    return tuple(edits), (), ()
+
+
+def _run(
+    workspace: Workspace,
+    blocks: tuple[EditBlock, ...],
+    shell: tuple[ShellSuggestion, ...],
+    diagnostics: tuple[Diagnostic, ...],
+    options: PlanOptions,
+    *,
+    write: bool,
+    git_add: bool,
+) -> ApplyResult:
+    snapshots: dict[str, FileSnapshot] = {}
+    sources: dict[str, Source] = {}
+    for path in dict.fromkeys(block.path for block in blocks):
+        sources[path] = _source(workspace, path, snapshots)
+    plan = plan_edits(blocks, sources, options)
+    malformed = [d for d in diagnostics if d.severity is Severity.ERROR]
+    if options.policy is Policy.ABORT and malformed and not plan.aborted:
+        plan = abort_plan(plan, f"the response has a malformed block (line {malformed[0].line})")
+    diffs = tuple(FileDiff(f.key, f.original is None, unified_diff(f.key, f.original, f.text)) for f in plan.files)
+    if not write or not plan.files:
+        return _result(plan, shell, diffs, diagnostics, written=False)
+    outcome = workspace.commit([PlannedWrite(snapshots[f.key], f.text) for f in plan.files], git_add=git_add)
+    notes = (outcome.git_error,) if outcome.git_error else ()
+    if outcome.written:
+        return _result(plan, shell, diffs, diagnostics, written=True, notes=notes)
+    return _result(_not_written(plan, outcome.changed_on_disk, outcome.error), shell, diffs, diagnostics,
+                   written=False, notes=notes)
+
+
+def _source(workspace: Workspace, path: str, snapshots: dict[str, FileSnapshot]) -> Source:
+    read = workspace.read(path)
+    if isinstance(read, Refusal):
+        return Source(path, None, read.reason)
+    snapshots[read.rel] = read
+    return Source(read.rel, read.text)
+
+
+def _not_written(plan: Plan, changed: tuple[str, ...], error: str) -> Plan:
+    """The commit wrote nothing: every block that would have applied says why."""
+    changed_set = set(changed)
+    results = []
+    for result in plan.results:
+        if result.status is Status.APPLIED:
+            key = result.path
+            if key in changed_set:
+                result = replace(result, status=Status.FAILED, code=Reason.CHANGED_ON_DISK,
+                                 reason=f"{key} changed on disk after it was read; nothing was written, apply again")
+            elif changed_set:
+                result = replace(result, status=Status.SKIPPED, code=Reason.CHANGED_ON_DISK,
+                                 reason="not written: another file changed on disk after it was read")
+            else:
+                result = replace(result, status=Status.FAILED, code=Reason.WRITE_FAILED,
+                                 reason=f"not written: {error}")
+        results.append(result)
+    return Plan(tuple(results), (), aborted=True)
+
+
+def _refused_run(blocks: tuple[EditBlock, ...], shell: tuple[ShellSuggestion, ...],
+                 diagnostics: tuple[Diagnostic, ...], why: str) -> ApplyResult:
+    results = tuple(EditResult(block, Status.SKIPPED, f"not applied: {why}", Reason.ABORTED) for block in blocks)
+    return ApplyResult(results, (), (), shell, (), False, diagnostics, (why,))
+
+
+def _result(plan: Plan, shell: tuple[ShellSuggestion, ...], diffs: tuple[FileDiff, ...],
+            diagnostics: tuple[Diagnostic, ...], *, written: bool, notes: tuple[str, ...] = ()) -> ApplyResult:
+    files: tuple[FilePlan, ...] = plan.files
+    return ApplyResult(
+        results=plan.results,
+        files_modified=tuple(f.key for f in files if f.original is not None),
+        files_created=tuple(f.key for f in files if f.original is None),
+        shell=shell,
+        diffs=diffs if files else (),
+        written=written,
+        diagnostics=diagnostics,
+        notes=notes,
+    )

@@ -1,0 +1,287 @@
+"""Planning: apply blocks, in order, to in-memory copies of the files, and decide each block's fate.
+
+Pure: the caller reads the files (the workspace) and hands over their texts;
+the plan says what every block did and what every changed file becomes.
+Nothing is written until every block has been decided, and with the `abort`
+policy a single failure means nothing is written at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from editblocks.document import Document
+from editblocks.locate import (
+    DEFAULT_RUNGS,
+    EXACT_ONLY,
+    Ambiguous,
+    Found,
+    LocateOptions,
+    NearMiss,
+    NotFound,
+    Rung,
+    explain_anchor_failure,
+    locate,
+)
+from editblocks.model import EXACT_ONLY_FORMATS, BlockKind, EditBlock, EditResult, Format, Reason, Status, percent
+
+MIN_ALREADY_APPLIED_CHARS = 12
+MAX_LISTED_CANDIDATES = 10
+
+
+class Policy(StrEnum):
+    """What happens to a file's later blocks after one of its blocks fails."""
+
+    CONTINUE = "continue"
+    SKIP_FILE = "skip-file"
+    ABORT = "abort"
+
+
+def default_policy(fmt: Format) -> Policy:
+    """Seed 003 skips the rest of a file after a failure; the other seeds carry on."""
+    return Policy.SKIP_FILE if fmt is Format.GUILLEMET else Policy.CONTINUE
+
+
+@dataclass(frozen=True)
+class Source:
+    """What the caller knows about one target file.
+
+    `key` is the canonical path (two spellings of one file share it); `text`
+    is None when the file does not exist; a non-empty `refusal` means the file
+    may not be edited (outside the root, binary, ...) and says why.
+    """
+
+    key: str
+    text: str | None
+    refusal: str = ""
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    policy: Policy | None = None  # None: each block's format default
+    fuzzy: bool = False
+    first_match: bool = False
+    strict: bool = False  # exact matching only, for every format
+
+
+@dataclass(frozen=True)
+class FilePlan:
+    key: str
+    original: str | None  # None: the file is created
+    text: str
+
+
+@dataclass(frozen=True)
+class Plan:
+    results: tuple[EditResult, ...]
+    files: tuple[FilePlan, ...]
+    aborted: bool = False
+
+    @property
+    def failed(self) -> bool:
+        return any(result.status is Status.FAILED for result in self.results)
+
+
+@dataclass
+class _FileState:
+    source: Source
+    document: Document | None
+    original: Document | None
+    failed_at: int | None = None
+
+
+def plan_edits(
+    blocks: Sequence[EditBlock], sources: Mapping[str, Source], options: PlanOptions = PlanOptions()
+) -> Plan:
+    """Decide every block against the current in-memory text of its file."""
+    states: dict[str, _FileState] = {}
+    results: list[EditResult] = []
+    abort = False
+    for block in blocks:
+        source = sources[block.path]
+        state = states.get(source.key)
+        if state is None:
+            document = Document.from_text(source.text) if source.text is not None else None
+            state = states[source.key] = _FileState(source, document, document)
+        result = _plan_block(block, state, options)
+        if not source.refusal:
+            result = replace(result, file=source.key)
+        if result.status is Status.FAILED:
+            policy = options.policy or default_policy(block.format)
+            abort = abort or policy is Policy.ABORT
+            if state.failed_at is None:
+                state.failed_at = block.line
+        results.append(result)
+    plan = Plan(tuple(results), _changed_files(states))
+    if abort:
+        failed_lines = [r.block.line for r in results if r.status is Status.FAILED]
+        return abort_plan(plan, f"block at line {failed_lines[0]} failed and the policy is abort")
+    return plan
+
+
+def abort_plan(plan: Plan, why: str) -> Plan:
+    """Nothing is written: blocks that would have applied are reported as skipped, saying why."""
+    results = tuple(
+        replace(r, status=Status.SKIPPED, code=Reason.ABORTED, reason=f"not applied: {why}; nothing was written")
+        if r.status is Status.APPLIED
+        else r
+        for r in plan.results
+    )
+    return Plan(results, (), aborted=True)
+
+
+def _changed_files(states: Mapping[str, _FileState]) -> tuple[FilePlan, ...]:
+    files = []
+    for key, state in states.items():
+        if state.document is None or state.document == state.original:
+            continue
+        original = state.original.to_text() if state.original is not None else None
+        text = state.document.to_text()
+        if text != original:
+            files.append(FilePlan(key, original, text))
+    return tuple(files)
+
+
+def _plan_block(block: EditBlock, state: _FileState, options: PlanOptions) -> EditResult:
+    source = state.source
+    if source.refusal:
+        return EditResult(block, Status.FAILED, source.refusal, Reason.REFUSED)
+    if state.failed_at is not None and (options.policy or default_policy(block.format)) is Policy.SKIP_FILE:
+        return EditResult(
+            block, Status.SKIPPED, f"skipped: an earlier block for {source.key} (line {state.failed_at}) failed",
+            Reason.SKIPPED_AFTER_FAILURE,
+        )
+    if block.kind is BlockKind.CREATE:
+        return _create(block, state)
+    if state.document is None:
+        return EditResult(block, Status.FAILED, f"file not found: {block.path}", Reason.FILE_NOT_FOUND)
+    return _edit(block, state, options)
+
+
+def _lines(text: str) -> list[str]:
+    return text.split("\n")[:-1] if text else []
+
+
+def _create(block: EditBlock, state: _FileState) -> EditResult:
+    key = state.source.key
+    new_lines = _lines(block.new)
+    existing = state.document
+    if existing is not None and "".join(existing.lines).strip():
+        if list(existing.lines) == new_lines:
+            return EditResult(block, Status.SKIPPED, f"already applied: {key} already has exactly this content",
+                              Reason.ALREADY_APPLIED, 1, len(new_lines), "create", 1.0)
+        return EditResult(
+            block, Status.FAILED,
+            f"cannot create {key}: it already exists and is not empty; to change it, quote the lines to replace "
+            "in the old text", Reason.FILE_EXISTS,
+        )
+    state.document = Document.new_file(block.new)
+    return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None,
+                      len(new_lines) or None, "create", 1.0)
+
+
+def _rungs(block: EditBlock, options: PlanOptions) -> tuple[Rung, ...]:
+    if options.strict:
+        return EXACT_ONLY
+    if options.fuzzy:
+        return DEFAULT_RUNGS + (Rung.FUZZY,)
+    return EXACT_ONLY if block.format in EXACT_ONLY_FORMATS else DEFAULT_RUNGS
+
+
+def _edit(block: EditBlock, state: _FileState, options: PlanOptions) -> EditResult:
+    document = state.document
+    assert document is not None
+    key = state.source.key
+    search, replacement = _lines(block.search), _lines(block.replace)
+    outcome = locate(document.lines, search, replacement,
+                     LocateOptions(rungs=_rungs(block, options), first_match=options.first_match))
+    if isinstance(outcome, Found):
+        return _found(block, state, outcome)
+    if isinstance(outcome, Ambiguous):
+        return _ambiguous(block, key, outcome)
+    already = _already_applied(block, document, replacement)
+    if already is not None:
+        return already
+    return _not_found(block, key, document, outcome)
+
+
+def _found(block: EditBlock, state: _FileState, found: Found) -> EditResult:
+    document = state.document
+    assert document is not None
+    first, last = found.start + 1, max(found.start + 1, found.end)
+    similarity = round(found.similarity, 4)
+    if block.is_noop:
+        return EditResult(block, Status.SKIPPED, f"no change: the old and new text are identical (lines {first}–{last})",
+                          Reason.NO_OP, first, last, found.strategy.value, similarity)
+    state.document = document.splice(found.start, found.end, found.new_lines, found.sources)
+    return EditResult(block, Status.APPLIED, _tolerance_note(found), Reason.NONE, first, last,
+                      found.strategy.value, similarity)
+
+
+_TOLERANCE_NOTES = {
+    Rung.EXACT: "",
+    Rung.TRAILING_WHITESPACE: "matched after ignoring whitespace at line ends and blank edge lines",
+    Rung.INDENTATION: "matched with the indentation shifted; the new lines were re-indented to fit",
+    Rung.TYPOGRAPHY: "matched after folding typographic quotes, dashes and spaces",
+    Rung.ELISION: "matched piece by piece around `...` lines; the elided lines were kept",
+    Rung.FUZZY: "matched approximately (fuzzy)",
+}
+
+
+def _tolerance_note(found: Found) -> str:
+    note = _TOLERANCE_NOTES[found.strategy]
+    if found.strategy is Rung.FUZZY:
+        note += f", {percent(found.similarity)} similar"
+    return note
+
+
+def _ambiguous(block: EditBlock, key: str, ambiguous: Ambiguous) -> EditResult:
+    lines = [start + 1 for start in ambiguous.starts]
+    shown = lines[:MAX_LISTED_CANDIDATES]
+    listed = ", ".join(str(n) for n in shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else str(shown[0])
+    more = " and more" if ambiguous.truncated or len(lines) > len(shown) else ""
+    reason = (f"Edit location is ambiguous (matches at lines {listed}{more}) in {key}; "
+              "include more surrounding lines so the old text occurs only once")
+    return EditResult(block, Status.FAILED, reason, Reason.AMBIGUOUS, strategy=ambiguous.strategy.value,
+                      candidates=tuple(lines))
+
+
+def _already_applied(block: EditBlock, document: Document, replacement: list[str]) -> EditResult | None:
+    """A re-sent edit: the old text is gone but the new text is already there."""
+    if block.is_noop or len("".join(replacement).replace(" ", "")) < MIN_ALREADY_APPLIED_CHARS:
+        return None
+    outcome = locate(document.lines, replacement, replacement,
+                     LocateOptions(rungs=(Rung.EXACT, Rung.TRAILING_WHITESPACE), first_match=True))
+    if not isinstance(outcome, Found):
+        return None
+    first, last = outcome.start + 1, max(outcome.start + 1, outcome.end)
+    return EditResult(
+        block, Status.SKIPPED,
+        f"already applied: the new text is already in the file at lines {first}–{last} and the old text is not",
+        Reason.ALREADY_APPLIED, first, last, outcome.strategy.value, 1.0,
+    )
+
+
+def _not_found(block: EditBlock, key: str, document: Document, outcome: NotFound) -> EditResult:
+    near = outcome.near_miss
+    if block.format in EXACT_ONLY_FORMATS:
+        parts = _lines(block.leading), _lines(block.old), _lines(block.trailing)
+        reason = f"{key}: {explain_anchor_failure(document.lines, *parts)}"
+    else:
+        reason = f"the old text was not found in {key}"
+        if near is not None:
+            reason += f"; the closest lines are {near.start + 1}–{max(near.start + 1, near.end)} ({percent(near.similarity)} similar)"
+    if outcome.hint:
+        reason += f" ({outcome.hint})"
+    return EditResult(block, Status.FAILED, reason, Reason.NOT_FOUND, similarity=_similarity(near),
+                      hint=_near_miss_hint(near))
+
+
+def _similarity(near: NearMiss | None) -> float | None:
+    return round(near.similarity, 4) if near is not None else None
+
+
+def _near_miss_hint(near: NearMiss | None) -> str:
+    return "\n".join(near.diff) if near is not None else ""

@@ -1,0 +1,115 @@
+"""The undo journal on its own: run records, backups, pruning, and the durable-write primitive."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from editblocks.journal import Journal, JournalEntry, RunState, fingerprint, write_new_file
+
+
+def entry(path: str, old: bytes | None, new: bytes) -> JournalEntry:
+    return JournalEntry(
+        path=path,
+        existed=old is not None,
+        backup=None,
+        old_fingerprint=None if old is None else fingerprint(old),
+        old_mode=None if old is None else 0o644,
+        new_fingerprint=fingerprint(new),
+        temp=f".{path}.editblocks-0123abcd.tmp",
+        created_dirs=(),
+    )
+
+
+def test_a_run_is_recorded_pending_then_moves_on(tmp_path: Path) -> None:
+    journal = Journal(tmp_path)
+    run = journal.start([entry("a.txt", b"old\n", b"new\n"), entry("b.txt", None, b"b\n")], [b"old\n", None])
+    assert run.state is RunState.PENDING
+    assert run.entries[0].backup == "0000.orig" and run.entries[1].backup is None
+    assert journal.original(run, run.entries[0]) == b"old\n"
+    assert (tmp_path / ".editblocks" / ".gitignore").read_bytes() == b"*\n"
+
+    committed = journal.mark(run, RunState.COMMITTED)
+    assert journal.runs() == [committed]
+    second = journal.start([entry("c.txt", None, b"c\n")], [None])
+    assert second.run_id > run.run_id
+    assert [found.run_id for found in journal.runs()] == [second.run_id, run.run_id]
+
+
+def test_a_damaged_backup_is_not_returned(tmp_path: Path) -> None:
+    journal = Journal(tmp_path)
+    run = journal.start([entry("a.txt", b"old\n", b"new\n")], [b"old\n"])
+    (journal.runs_dir / run.run_id / "0000.orig").write_bytes(b"old\r\n")
+    assert journal.original(run, run.entries[0]) is None
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [None, b"{not json", b'{"version": 99}', b"[]", b'{"version": 1, "run_id": "00000009-20250101T000000Z"}'],
+    ids=["missing", "corrupt", "future-version", "not-an-object", "incomplete"],
+)
+def test_run_folders_without_a_valid_manifest_are_ignored(tmp_path: Path, manifest: bytes | None) -> None:
+    journal = Journal(tmp_path)
+    kept = journal.start([entry("a.txt", None, b"a\n")], [None])
+    broken = journal.runs_dir / "00000009-20250101T000000Z"
+    broken.mkdir()
+    if manifest is not None:
+        (broken / "manifest.json").write_bytes(manifest)
+    assert [run.run_id for run in journal.runs()] == [kept.run_id]
+
+
+def test_failing_to_start_leaves_no_run_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    journal = Journal(tmp_path)
+    journal.ensure()
+    real_write = os.write
+
+    def write(fd: int, data: bytes | memoryview) -> int:
+        if bytes(data) == b"second original\n":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+    entries = [entry("a.txt", b"first original\n", b"x"), entry("b.txt", b"second original\n", b"y")]
+    with pytest.raises(OSError):
+        journal.start(entries, [b"first original\n", b"second original\n"])
+    assert os.listdir(journal.runs_dir) == []
+
+
+def test_prune_keeps_the_newest_runs(tmp_path: Path) -> None:
+    journal = Journal(tmp_path)
+    ids = [journal.start([entry("a.txt", None, bytes([n]))], [None]).run_id for n in range(5)]
+    journal.prune(keep=2)
+    assert sorted(os.listdir(journal.runs_dir)) == ids[-2:]
+
+
+def test_write_new_file_never_overwrites(tmp_path: Path) -> None:
+    target = tmp_path / "exists.txt"
+    target.write_bytes(b"keep\n")
+    with pytest.raises(FileExistsError):
+        write_new_file(target, b"clobber\n")
+    assert target.read_bytes() == b"keep\n"
+
+
+def test_write_new_file_sets_the_exact_mode_or_the_umask_default(tmp_path: Path) -> None:
+    old_umask = os.umask(0o022)
+    try:
+        write_new_file(tmp_path / "default.txt", b"d")
+        write_new_file(tmp_path / "exact.sh", b"e", mode=0o4750)
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE((tmp_path / "default.txt").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "exact.sh").stat().st_mode) == 0o4750
+
+
+def test_write_new_file_removes_a_partial_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(fd: int) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", fail)
+    with pytest.raises(OSError):
+        write_new_file(tmp_path / "partial.txt", b"data")
+    assert not (tmp_path / "partial.txt").exists()
