@@ -3,6 +3,7 @@
 The public API; everything here is documented in the README.
 """
 
+from editblocks.apply import apply
 from editblocks.model import (
     ApplyResult,
     BlockCompleted,
@@ -24,6 +25,7 @@ from editblocks.model import (
     Status,
     TextEvent,
 )
+from editblocks.plan import Policy
 from editblocks.render import render
 from editblocks.stream import StreamParser, parse
 from editblocks.validate import Validation, validate
@@ -42,6 +44,7 @@ __all__ = [
     "FileDiff",
     "Format",
     "ParseResult",
+    "Policy",
     "Reason",
     "Severity",
     "ShellSuggested",
@@ -50,6 +53,7 @@ __all__ = [
     "StreamParser",
     "TextEvent",
     "Validation",
+    "apply",
     "parse",
     "render",
     "validate",

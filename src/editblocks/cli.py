@@ -53,7 +53,7 @@ def read_response(source: str) -> str:
 
 
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+    return Console(highlight=False, soft_wrap=True)
 
 
 def _emit_json(data: Any) -> None:

@@ -126,18 +126,7 @@ def _span(result: EditResult) -> str:
 
 def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> RenderableType:
     """Each block's outcome, the diffs if asked, shell suggestions and a one-line summary."""
-    parts: list[RenderableType] = []
-    table = Table.grid(padding=(0, 1))
-    for _ in range(4):
-        table.add_column()
-    for outcome in result.results:
-        mark, style = _STATUS_MARK[outcome.status]
-        detail = Text(outcome.reason or (outcome.strategy or ""), style="dim" if outcome.status is Status.APPLIED else "")
-        if outcome.hint:
-            detail.append("\n" + outcome.hint, style="dim")
-        table.add_row(Text(mark, style=style), Text(_span(outcome), style="cyan"),
-                      Text(f"(block line {outcome.block.line})", style="dim"), detail)
-    parts.append(table)
+    parts: list[RenderableType] = [_outcome_lines(outcome) for outcome in result.results]
     if result.diagnostics:
         parts.append(diagnostics_table(result.diagnostics))
     if show_diffs:
@@ -150,6 +139,19 @@ def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> Ren
         parts.append(Text(note, style="yellow"))
     parts.append(summary_line(result, dry_run=dry_run))
     return Group(*parts)
+
+
+def _outcome_lines(outcome: EditResult) -> Text:
+    """`✓ applied src/a.py:3-5  block at line 12  exact`, then the reason and any near-miss diff, indented."""
+    mark, style = _STATUS_MARK[outcome.status]
+    text = Text.assemble((mark, style), " ", (_span(outcome), "cyan"), (f"  block at line {outcome.block.line}", "dim"))
+    if outcome.status is Status.APPLIED:
+        text.append(f"  {outcome.reason or outcome.strategy or ''}", style="dim")
+    else:
+        text.append(f"\n    {outcome.reason}")
+    for line in outcome.hint.splitlines():
+        text.append(f"\n      {line}", style="dim")
+    return text
 
 
 def summary_line(result: ApplyResult, *, dry_run: bool) -> Text:

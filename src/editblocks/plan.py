@@ -213,7 +213,8 @@ def _found(block: EditBlock, state: _FileState, found: Found) -> EditResult:
     first, last = found.start + 1, max(found.start + 1, found.end)
     similarity = round(found.similarity, 4)
     if block.is_noop:
-        return EditResult(block, Status.SKIPPED, f"no change: the old and new text are identical (lines {first}–{last})",
+        return EditResult(block, Status.SKIPPED,
+                          f"no change: the old and new text are identical ({_span_words(found.start, found.end)})",
                           Reason.NO_OP, first, last, found.strategy.value, similarity)
     state.document = document.splice(found.start, found.end, found.new_lines, found.sources)
     return EditResult(block, Status.APPLIED, _tolerance_note(found), Reason.NONE, first, last,
@@ -259,7 +260,8 @@ def _already_applied(block: EditBlock, document: Document, replacement: list[str
     first, last = outcome.start + 1, max(outcome.start + 1, outcome.end)
     return EditResult(
         block, Status.SKIPPED,
-        f"already applied: the new text is already in the file at lines {first}–{last} and the old text is not",
+        f"already applied: the new text is already in the file at {_span_words(outcome.start, outcome.end)} "
+        "and the old text is not",
         Reason.ALREADY_APPLIED, first, last, outcome.strategy.value, 1.0,
     )
 
@@ -272,11 +274,16 @@ def _not_found(block: EditBlock, key: str, document: Document, outcome: NotFound
     else:
         reason = f"the old text was not found in {key}"
         if near is not None:
-            reason += f"; the closest lines are {near.start + 1}–{max(near.start + 1, near.end)} ({percent(near.similarity)} similar)"
+            reason += f"; the closest text is at {_span_words(near.start, near.end)} ({percent(near.similarity)} similar)"
     if outcome.hint:
         reason += f" ({outcome.hint})"
     return EditResult(block, Status.FAILED, reason, Reason.NOT_FOUND, similarity=_similarity(near),
                       hint=_near_miss_hint(near))
+
+
+def _span_words(start: int, end: int) -> str:
+    """`line 4` or `lines 4–6`, from a 0-based half-open span."""
+    return f"line {start + 1}" if end - start <= 1 else f"lines {start + 1}–{end}"
 
 
 def _similarity(near: NearMiss | None) -> float | None:

@@ -1,6 +1,6 @@
-"""How fast the matching ladder and the near-miss diagnosis are, against the naive approach.
+"""How fast locating, planning and the near-miss diagnosis are, against the naive approach.
 
-Run by hand: ``.venv/bin/python bench/locate_bench.py``. Files are synthetic,
+Run by hand: ``.venv/bin/python bench/apply_bench.py``. Files are synthetic,
 Python-like and deterministic. Each case is timed as the best of several runs.
 The baseline is what aider does: a difflib ``SequenceMatcher`` slid over every
 window of the file. It is far too slow to run in full, so only a prefix of the
@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from editblocks.locate import DEFAULT_RUNGS, Found, LocateOptions, NotFound, Rung, find_near_miss, locate
+from editblocks.model import BlockKind, EditBlock, Format, Status
+from editblocks.plan import Source, plan_edits
 
 SEED = 20240611
 VERBS = "load save parse render fetch merge split index scan build check apply clear count drop emit".split()
@@ -169,8 +171,44 @@ def bench_near_miss() -> list[Row]:
     return rows
 
 
+def bench_planning() -> list[Row]:
+    """200 blocks over 20 files of 2,000 lines, applied in order on in-memory copies (the whole plan)."""
+    files = {f"src/module_{n}.py": synthetic_file(2_000, seed=SEED + n) for n in range(20)}
+    blocks: list[EditBlock] = []
+    for path, lines in files.items():
+        definitions = [i for i, line in enumerate(lines[:-4]) if line.lstrip().startswith("def ")]
+        starts = definitions[:: max(1, len(definitions) // 10)][:10]
+        for start in starts:
+            old = lines[start : start + 4]
+            new = [*old[:-1], old[-1] + "  # edited"]
+            blocks.append(EditBlock(path, "", _text(old), _text(new), "", BlockKind.EDIT, Format.DIFF, 1))
+    sources = {path: Source(path, _text(lines)) for path, lines in files.items()}
+    ours, plan = best_time(lambda: plan_edits(blocks, sources), repeats=3)
+    correct = len(blocks) == 200 and all(r.status is Status.APPLIED for r in plan.results) and len(plan.files) == 20
+    naive, _ = best_time(lambda: naive_plan(blocks, sources), repeats=3)
+    return [Row(f"planning {len(blocks)} blocks over {len(files)} files", ours * 1e3,
+                "split + slice compare per block", naive * 1e3, False, correct)]
+
+
+def _text(lines: Sequence[str]) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+def naive_plan(blocks: Sequence[EditBlock], sources: dict[str, Source]) -> dict[str, str]:
+    """What an applier without a plan does per block: split the file, slice-compare, join it back."""
+    texts = {path: source.text or "" for path, source in sources.items()}
+    for block in blocks:
+        lines = texts[block.path].split("\n")
+        search = block.old.split("\n")[:-1]
+        hits = naive_exact(lines, search)
+        if hits:
+            lines[hits[0] : hits[0] + len(search)] = block.new.split("\n")[:-1]
+            texts[block.path] = "\n".join(lines)
+    return texts
+
+
 def main() -> None:
-    rows = bench_exact() + bench_fuzzy() + bench_near_miss()
+    rows = bench_exact() + bench_fuzzy() + bench_planning() + bench_near_miss()
     print(f"{'case':58} {'ours ms':>9}  {'baseline':30} {'baseline ms':>13} {'ratio':>9}  ok")
     for row in rows:
         baseline = f"{'~' if row.extrapolated else ''}{row.baseline_ms:,.1f}" if row.baseline else ""
