@@ -62,11 +62,27 @@ def parse_report(result: ParseResult) -> RenderableType:
     return Group(*parts)
 
 
-def _block_table(blocks: Iterable[EditBlock]) -> Table:
+def _line_table(columns: int) -> Table:
+    """A borderless table whose first column is a dim, right-aligned `line N`."""
     table = Table.grid(padding=(0, 2))
     table.add_column(justify="right", style="dim")
-    table.add_column()
-    table.add_column()
+    for _ in range(columns - 1):
+        table.add_column()
+    return table
+
+
+def _first_change(old: str, new: str) -> tuple[str, str]:
+    """The first pair of lines that differ, so a preview shows the change rather than shared context."""
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    for position, (before, after) in enumerate(zip(old_lines, new_lines)):
+        if before != after:
+            return "\n".join(old_lines[position:]), "\n".join(new_lines[position:])
+    shared = min(len(old_lines), len(new_lines)) - 1
+    return "\n".join(old_lines[shared:]), "\n".join(new_lines[shared:])
+
+
+def _block_table(blocks: Iterable[EditBlock]) -> Table:
+    table = _line_table(3)
     for block in blocks:
         if block.kind.value == "create":
             summary = Text(f"create, {_count(_line_count(block.new), 'line')}", style="green")
@@ -76,25 +92,21 @@ def _block_table(blocks: Iterable[EditBlock]) -> Table:
             if block.leading or block.trailing:
                 change += f" (anchors: {_line_count(block.leading)} + {_line_count(block.trailing)} lines)"
             summary = Text(f"edit, {change}")
-            detail = Text.assemble(("- " + preview(block.old), "red"), "\n", ("+ " + preview(block.new), "green"))
+            removed, added = _first_change(block.old, block.new)
+            detail = Text.assemble(("- " + preview(removed), "red"), "\n", ("+ " + preview(added), "green"))
         table.add_row(f"line {block.line}", summary, detail)
     return table
 
 
 def shell_table(suggestions: Iterable[ShellSuggestion]) -> Table:
-    table = Table.grid(padding=(0, 2))
-    table.add_column(justify="right", style="dim")
-    table.add_column()
+    table = _line_table(2)
     for suggestion in suggestions:
         table.add_row(f"line {suggestion.line}", Text(suggestion.command, style="magenta"))
     return table
 
 
 def diagnostics_table(diagnostics: Iterable[Diagnostic]) -> Table:
-    table = Table.grid(padding=(0, 2))
-    table.add_column(justify="right", style="dim")
-    table.add_column()
-    table.add_column()
+    table = _line_table(3)
     for diagnostic in diagnostics:
         style = _SEVERITY_STYLE[diagnostic.severity]
         table.add_row(f"line {diagnostic.line}", Text(diagnostic.severity.value, style=style), diagnostic.message)

@@ -9,6 +9,7 @@ path sits before or inside the fence tells `diff` from `diff-fenced`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 XML_FENCE_TAGS = frozenset({"source", "code", "pre", "codeblock", "sourcecode"})
 SHELL_LANGUAGES = frozenset(
@@ -47,27 +48,12 @@ class Fence:
         return run >= self.length and not stripped[run:].strip()
 
 
-_CACHE_LIMIT = 1024
-_cache: dict[str, Fence | None] = {}
-
-
+@lru_cache(maxsize=1024)
 def open_fence(stripped: str, custom: tuple[str, str] | None = None) -> Fence | None:
     """The fence this (already stripped) line opens, if any; `custom` is a configured non-markdown fence pair.
 
     Fence lines repeat verbatim across a response, so answers are cached.
     """
-    if custom is not None:
-        return _open_fence(stripped, custom)
-    try:
-        return _cache[stripped]
-    except KeyError:
-        if len(_cache) >= _CACHE_LIMIT:
-            _cache.clear()
-        fence = _cache[stripped] = _open_fence(stripped, None)
-        return fence
-
-
-def _open_fence(stripped: str, custom: tuple[str, str] | None) -> Fence | None:
     if stripped.startswith(("```", "~~~")):
         char = stripped[0]
         run = len(stripped) - len(stripped.lstrip(char))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 MIN_RUN = 5
 MAX_RUN = 9
@@ -77,10 +78,7 @@ class Marker:
     irregular: str = ""
 
 
-_CACHE_LIMIT = 4096
-_cache: dict[str, Marker | None] = {}
-
-
+@lru_cache(maxsize=4096)
 def classify(line: str, short_run: int = 0) -> Marker | None:
     """The marker this whole line is, or None if it is content.
 
@@ -88,15 +86,7 @@ def classify(line: str, short_run: int = 0) -> Marker | None:
     marker: inside it, bare runs of that same length count as markers too.
     Marker lines repeat verbatim across a response, so answers are cached.
     """
-    if short_run:
-        return _classify(line, short_run)
-    try:
-        return _cache[line]
-    except KeyError:
-        if len(_cache) >= _CACHE_LIMIT:
-            _cache.clear()
-        marker = _cache[line] = _classify(line, 0)
-        return marker
+    return _classify(line, short_run)
 
 
 def _classify(line: str, short_run: int) -> Marker | None:

@@ -89,11 +89,9 @@ class Diagnostic:
         return f"line {self.line}: {self.severity.value}: {self.message}"
 
 
-@dataclass(frozen=True)
-class ParseResult:
-    format: str
-    blocks: tuple[EditBlock, ...]
-    shell: tuple[ShellSuggestion, ...]
+class HasDiagnostics:
+    """`errors` and `warnings` for any result that carries `diagnostics`."""
+
     diagnostics: tuple[Diagnostic, ...]
 
     @property
@@ -103,6 +101,14 @@ class ParseResult:
     @property
     def warnings(self) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.severity is Severity.WARNING)
+
+
+@dataclass(frozen=True)
+class ParseResult(HasDiagnostics):
+    format: str
+    blocks: tuple[EditBlock, ...]
+    shell: tuple[ShellSuggestion, ...]
+    diagnostics: tuple[Diagnostic, ...]
 
 
 # --- streaming events (SPEC §4) -------------------------------------------------

@@ -10,22 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from editblocks.markers import MarkerKind
-from editblocks.model import Diagnostic, Format, ParseResult, Severity
+from editblocks.model import Diagnostic, Format, HasDiagnostics, ParseResult, Severity
 from editblocks.stream import DEFAULT_FENCE, StreamParser
 
 
 @dataclass(frozen=True)
-class Validation:
+class Validation(HasDiagnostics):
     diagnostics: tuple[Diagnostic, ...]
     result: ParseResult
-
-    @property
-    def errors(self) -> tuple[Diagnostic, ...]:
-        return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
-
-    @property
-    def warnings(self) -> tuple[Diagnostic, ...]:
-        return tuple(d for d in self.diagnostics if d.severity is Severity.WARNING)
 
     @property
     def ok(self) -> bool:
