@@ -521,3 +521,19 @@ def test_line_numbers_point_at_the_start_marker():
     [block] = parse(text).blocks
     assert text.split("\n")[block.line - 1] == "<<<<<<< SEARCH"
     assert replace(block, line=1).line == 1
+
+
+def test_other_family_start_markers_inside_a_block_are_content():
+    strict = "doc.md\n<<<<<<<<< SEARCH\n««« EDIT\n=========\n««« EDIT!\n>>>>>>>>> REPLACE\n"
+    [block] = parse(strict).blocks
+    assert (block.old, block.new) == ("««« EDIT\n", "««« EDIT!\n")
+    guillemet = "doc.md\n««« EDIT\n<<<<<<< SEARCH\n═══════ REPL\n<<<<<<< EDIT\n»»» EDIT END\n"
+    [block] = parse(guillemet).blocks
+    assert (block.old, block.new) == ("<<<<<<< SEARCH\n", "<<<<<<< EDIT\n")
+
+
+def test_a_same_family_start_still_ends_an_unclosed_block():
+    text = "a.py\n<<<<<<< EDIT\n-------\nx\n=======\ny\n-------\n<<<<<<< SEARCH\nq\n=======\nr\n>>>>>>> REPLACE\n"
+    result = parse(text)
+    assert [b.old for b in result.blocks] == ["q\n"]
+    assert "not closed before the next block" in errors(result)[0]

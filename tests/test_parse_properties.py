@@ -66,7 +66,7 @@ def test_characters_one_by_one_give_the_one_shot_result(text):
 
 
 SAFE_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="<>=«»═-+\u2028\u2029\x85"), max_size=25)
-content_line = st.one_of(SAFE_TEXT, st.sampled_from(["", "=======", "<<<<<<< SEARCH", ">>>>>>> REPLACE", "-------", ">>>>>>>", "```", "    =======", "\tindented", "x = '======='"]))
+content_line = st.one_of(SAFE_TEXT, st.sampled_from(["", "=======", "<<<<<<< SEARCH", ">>>>>>> REPLACE", "-------", ">>>>>>>", "```", "    =======", "\tindented", "x = '======='", "««« EDIT", "»»» EDIT END"]))
 texts = st.lists(content_line, max_size=6).map(lambda lines: "".join(line + "\n" for line in lines))
 paths = st.from_regex(r"[a-z][a-z0-9_]{0,8}(/[a-z][a-z0-9_]{0,8}){0,2}\.[a-z]{1,4}", fullmatch=True)
 
@@ -82,7 +82,8 @@ def blocks(draw):
     if fmt is Format.ANCHORED:
         leading, old, new, trailing = draw(texts), draw(texts), draw(texts), draw(texts)
     elif fmt is Format.GUILLEMET:
-        guillemet_text = st.lists(SAFE_TEXT, max_size=5).map(lambda ls: "".join(l + "\n" for l in ls))
+        chevrons = st.sampled_from(["<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "<<<<<<< EDIT", "-------"])
+        guillemet_text = st.lists(st.one_of(SAFE_TEXT, chevrons), max_size=5).map(lambda ls: "".join(l + "\n" for l in ls))
         leading, old, new, trailing = draw(guillemet_text), draw(guillemet_text), draw(guillemet_text), ""
         if old and new and old.split("\n", 1)[0] == new.split("\n", 1)[0]:
             new = "changed " + new

@@ -4,6 +4,7 @@ The public API; everything here is documented in the README.
 """
 
 from editblocks.apply import apply
+from editblocks.feedback import feedback_message
 from editblocks.model import (
     ApplyResult,
     BlockCompleted,
@@ -26,6 +27,7 @@ from editblocks.model import (
     TextEvent,
 )
 from editblocks.plan import Policy
+from editblocks.prompts import example_messages, reminder, system_prompt
 from editblocks.render import render
 from editblocks.stream import StreamParser, parse
 from editblocks.validate import Validation, validate
@@ -54,7 +56,11 @@ __all__ = [
     "TextEvent",
     "Validation",
     "apply",
+    "example_messages",
+    "feedback_message",
     "parse",
+    "reminder",
     "render",
+    "system_prompt",
     "validate",
 ]

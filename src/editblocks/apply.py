@@ -91,7 +91,7 @@ def _run(
         plan = abort_plan(plan, f"the response has a malformed block (line {malformed[0].line})")
     diffs = tuple(FileDiff(f.key, f.original is None, unified_diff(f.key, f.original, f.text)) for f in plan.files)
     if not write or not plan.files:
-        return _result(plan, shell, diffs, diagnostics, written=False)
+        return _result(plan, shell, diffs, diagnostics, written=False, dry_run=not write)
     outcome = workspace.commit([PlannedWrite(snapshots[f.key], f.text) for f in plan.files], git_add=git_add)
     notes = (outcome.git_error,) if outcome.git_error else ()
     if outcome.written:
@@ -135,7 +135,8 @@ def _refused_run(blocks: tuple[EditBlock, ...], shell: tuple[ShellSuggestion, ..
 
 
 def _result(plan: Plan, shell: tuple[ShellSuggestion, ...], diffs: tuple[FileDiff, ...],
-            diagnostics: tuple[Diagnostic, ...], *, written: bool, notes: tuple[str, ...] = ()) -> ApplyResult:
+            diagnostics: tuple[Diagnostic, ...], *, written: bool, notes: tuple[str, ...] = (),
+            dry_run: bool = False) -> ApplyResult:
     files: tuple[FilePlan, ...] = plan.files
     return ApplyResult(
         results=plan.results,
@@ -146,4 +147,5 @@ def _result(plan: Plan, shell: tuple[ShellSuggestion, ...], diffs: tuple[FileDif
         written=written,
         diagnostics=diagnostics,
         notes=notes,
+        dry_run=dry_run,
     )

@@ -15,7 +15,9 @@ import click
 from rich.console import Console
 
 from editblocks.apply import apply
+from editblocks.cli_prompt import prompt_command
 from editblocks.display import apply_report, diagnostics_table, formats_report, parse_report
+from editblocks.feedback import feedback_message
 from editblocks.model import ApplyResult, Format, ParseResult, Status
 from editblocks.plan import Policy
 from editblocks.serialize import apply_json, parse_json
@@ -161,15 +163,28 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, as
               help="After a failed block: continue, skip the file's later blocks, or abort (write nothing). "
                    "Default: skip-file for guillemet, continue otherwise.")
 @click.option("--git-add", is_flag=True, help="Stage the changed files with git.")
+@click.option("--feedback", "feedback_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="When a block fails or is skipped, write the message for the model to this file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the SPEC §7 JSON shape.")
 def apply_command(response: str, root: str | None, format_: str, dry_run: bool, show_diffs: bool, strict: bool,
-                  fuzzy: bool, first_match: bool, on_failure: str | None, git_add: bool, as_json: bool) -> None:
+                  fuzzy: bool, first_match: bool, on_failure: str | None, git_add: bool, feedback_file: str | None,
+                  as_json: bool) -> None:
     """Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files under --root."""
     parsed = parse(read_response(response), format_)
     result = _run_apply(parsed, root or ".", dry_run=dry_run, policy=on_failure, fuzzy=fuzzy,
                         first_match=first_match, strict=strict, git_add=git_add)
+    exit_code = _apply_exit(result)
+    if feedback_file is not None and exit_code != EXIT_OK:
+        _write_feedback(feedback_file, feedback_message(result, format=None if format_ == "auto" else format_))
     _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run)
-    sys.exit(_apply_exit(result))
+    sys.exit(exit_code)
+
+
+def _write_feedback(path: str, message: str) -> None:
+    try:
+        Path(path).write_text(message + "\n", encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot write feedback file {path!r}: {error.strerror or error}") from None
 
 
 @main.command("undo")
@@ -197,6 +212,9 @@ def undo_command(root: str | None, force: bool, as_json: bool) -> None:
             console.print(f"[yellow]left as is (changed since the run): {path}[/yellow]")
         console.print(outcome.message)
     sys.exit(EXIT_OK if outcome.ok else EXIT_FAILED)
+
+
+main.add_command(prompt_command)
 
 
 @main.command("formats")

@@ -240,6 +240,7 @@ class ApplyResult:
     written: bool
     diagnostics: tuple[Diagnostic, ...] = ()
     notes: tuple[str, ...] = ()
+    dry_run: bool = False  # blocks marked applied would apply; nothing was meant to be written
 
     def count(self, status: Status) -> int:
         return sum(1 for r in self.results if r.status is status)

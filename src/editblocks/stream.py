@@ -343,8 +343,11 @@ class StreamParser:
     # --- blocks -------------------------------------------------------------------------
 
     def _structural(self, block: _OpenBlock, marker: Marker) -> bool:
+        """Inside a block only its own marker family counts (chevrons vs guillemets), and in a strict block only its own length."""
         kind = marker.kind
-        if block.strict and kind not in GUILLEMET_KINDS and marker.length != block.length:
+        if (kind in GUILLEMET_KINDS) != (block.start is MarkerKind.GUILLEMET_START):
+            return False
+        if block.strict and marker.length != block.length:
             return False
         if kind in self._starts:
             return True
