@@ -25,9 +25,7 @@ class Document:
         if not text:
             return cls((), ())
         raw = text.split(LF)
-        final_newline = raw[-1] == ""
-        if final_newline:
-            raw.pop()
+        unterminated = raw.pop()  # "" when the text ends with a line break; a CR here is text, not an ending
         lines: list[str] = []
         endings: list[str] = []
         for piece in raw:
@@ -37,8 +35,9 @@ class Document:
             else:
                 lines.append(piece)
                 endings.append(LF)
-        if not final_newline:
-            endings[-1] = ""
+        if unterminated:
+            lines.append(unterminated)
+            endings.append("")
         return cls(tuple(lines), tuple(endings))
 
     def to_text(self) -> str:

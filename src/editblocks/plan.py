@@ -161,7 +161,11 @@ def _plan_block(block: EditBlock, state: _FileState, options: PlanOptions) -> Ed
 
 
 def _lines(text: str) -> list[str]:
-    return text.split("\n")[:-1] if text else []
+    """A block text as lines; CRLF counts as LF (SPEC §3: both sides are normalised), whoever built the block."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
 
 
 def _create(block: EditBlock, state: _FileState) -> EditResult:
@@ -177,7 +181,7 @@ def _create(block: EditBlock, state: _FileState) -> EditResult:
             f"cannot create {key}: it already exists and is not empty; to change it, quote the lines to replace "
             "in the old text", Reason.FILE_EXISTS,
         )
-    state.document = Document.new_file(block.new)
+    state.document = Document.new_file("\n".join(new_lines) + "\n" if new_lines else "")
     return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None,
                       len(new_lines) or None, "create", 1.0)
 
