@@ -537,3 +537,33 @@ def test_a_same_family_start_still_ends_an_unclosed_block():
     result = parse(text)
     assert [b.old for b in result.blocks] == ["q\n"]
     assert "not closed before the next block" in errors(result)[0]
+
+
+def test_marker_lines_inside_a_seven_character_block_never_half_apply():
+    content_old = 'TEMPLATE = """\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n"""\n'
+    content_new = content_old.replace("old\n", "old code\n")
+    result = parse("prompts/example.py\n" + sr(content_old, content_new))
+    assert result.blocks == ()
+    assert any("cut short" in message for message in errors(result))
+
+
+def test_end_marker_inside_replace_withdraws_the_block():
+    new = 'SAMPLES = [\n    """\n>>>>>>> REPLACE\n    """,\n]\n'
+    result = parse("samples.py\n" + sr("SAMPLES = []\n", new))
+    assert result.blocks == ()
+    assert "cut short" in errors(result)[0] and "9-character markers" in errors(result)[0]
+
+
+def test_a_held_block_is_confirmed_by_the_next_block_and_streamed_only_then():
+    parser = StreamParser()
+    first = parser.feed("a.py\n" + sr("x\n", "y\n"))
+    assert not [e for e in first if type(e).__name__ == "BlockCompleted"]
+    second = parser.feed("b.py\n<<<<<<< SEARCH\n")
+    assert [e.block.path for e in second if type(e).__name__ == "BlockCompleted"] == ["a.py"]
+
+
+def test_longer_start_with_standard_separator_and_end_is_read_with_standard_rules():
+    text = "a.py\n<<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n\nb.py\n" + sr("y = 1\n", "y = 2\n")
+    result = parse(text)
+    assert [(b.path, b.new) for b in result.blocks] == [("a.py", "x = 2\n"), ("b.py", "y = 2\n")]
+    assert not errors(result)

@@ -163,6 +163,9 @@ def test_validate_missing_separator_truncation_missing_path_and_nothing():
     assert messages("Just prose, no edits.") == ["error@1: no edit blocks found"]
 
 
-def test_validate_orphan_end_marker_counts_as_mismatch():
-    found = messages("a.py\n" + sr("a\n", "b\n") + ">>>>>>> REPLACE\n")
+def test_validate_orphan_end_marker_counts_as_mismatch_and_withdraws_the_block_before_it():
+    text = "a.py\n" + sr("a\n", "b\n") + ">>>>>>> REPLACE\n"
+    found = messages(text)
     assert any("1 SEARCH vs 2 REPLACE" in m for m in found)
+    assert any("error@2: block at line 2 was cut short" in m for m in found)
+    assert validate(text).result.blocks == ()

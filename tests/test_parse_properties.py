@@ -122,8 +122,9 @@ def test_progress_events_add_up_to_the_completed_block(block, size):
     sections: dict[str, str] = {}
     completed = []
     started = []
-    for position in range(0, len(text), size):
-        for event in parser.feed(text[position : position + size]):
+    chunks = [text[position : position + size] for position in range(0, len(text), size)]
+    for events in [parser.feed(chunk) for chunk in chunks] + [parser.close()]:
+        for event in events:
             kind = type(event).__name__
             if kind == "BlockProgress":
                 sections[event.section] = sections.get(event.section, "") + event.added
@@ -131,7 +132,6 @@ def test_progress_events_add_up_to_the_completed_block(block, size):
                 completed.append(event.block)
             elif kind == "BlockStarted":
                 started.append(event)
-    parser.close()
     [done] = completed
     assert [s.path for s in started] == [block.path]
     if block.format is Format.GUILLEMET:

@@ -15,6 +15,7 @@ import click
 from rich.console import Console
 
 from editblocks.apply import apply
+from editblocks.cli_eval import eval_command
 from editblocks.cli_prompt import prompt_command
 from editblocks.display import apply_report, diagnostics_table, formats_report, parse_report
 from editblocks.feedback import feedback_message
@@ -215,6 +216,7 @@ def undo_command(root: str | None, force: bool, as_json: bool) -> None:
 
 
 main.add_command(prompt_command)
+main.add_command(eval_command)
 
 
 @main.command("formats")

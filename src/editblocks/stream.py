@@ -22,7 +22,7 @@ import re
 from collections import Counter, deque
 from functools import lru_cache
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from editblocks.fences import Fence, inline_commands, open_fence, shell_commands
 from editblocks.filenames import PathLine, mentions_path, path_from_line, resolve_known
@@ -108,6 +108,7 @@ class _Divider:
     kind: MarkerKind
     length: int
     line: int
+    text: str  # the marker line as written, to re-read a strict block that never closed
 
 
 @dataclass(slots=True)
@@ -121,9 +122,34 @@ class _OpenBlock:
     missing_path_hint: str
     indent: str
     candidates: re.Pattern[str]
+    interrupting: bool = False  # opened inside a block that had no divider yet: its text may hold markers
     body: list[str] = field(default_factory=list)  # content as slices of whole lines, each ending in a newline
     dividers: list[_Divider] = field(default_factory=list)
     reported: int = 0  # body lines already sent as progress
+
+    def text_after_start(self) -> str:
+        """The block's lines after its start marker, as written (content and dividers interleaved)."""
+        pieces: list[str] = []
+        position = 0
+        for divider in self.dividers:
+            pieces.extend(self.body[position : divider.index])
+            pieces.append(divider.text + "\n")
+            position = divider.index
+        pieces.extend(self.body[position:])
+        return "".join(pieces)
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """A completed block kept back until the next block starts or the response ends.
+
+    A stray end marker right after it shows its text held a marker line
+    that cut it short; it is then withdrawn instead of half-applied.
+    """
+
+    block: EditBlock
+    interrupting: bool
+    end_line: int
 
 
 _Sections = tuple[str, str, str, str]  # leading, old, new, trailing
@@ -155,6 +181,8 @@ class StreamParser:
         self._last_path: str | None = None
         self._last_format: Format = Format.DIFF
         self._block: _OpenBlock | None = None
+        self._held: _Held | None = None
+        self._strict_allowed = True
         self._closed = False
         self._blocks: list[EditBlock] = []
         self._shell: list[ShellSuggestion] = []
@@ -188,11 +216,15 @@ class StreamParser:
             tail = "".join(self._pending)
             self._pending = []
             self._process("\n" + (tail[:-1] if tail.endswith("\r") else tail) + "\n")
-        self._closed = True
         block = self._block
+        if block is not None and block.strict:
+            self._reread_tolerant(block)
+            block = self._block
+        self._closed = True
         if block is not None:
             self._block = None
             self._error(block.line, f"block at line {block.line} is not closed (response truncated?)")
+        self._confirm_held()
         self._finish_shell_fence()
         if self._think_line is not None:
             self._warn(self._think_line, f"reasoning section opened at line {self._think_line} is never closed; "
@@ -295,9 +327,11 @@ class StreamParser:
                 return
             if marker.kind in STARTS:
                 self._warn(number, f"{marker.kind.value} marker ignored: the response format is {self._format.value}")
-            elif marker.kind in _STRAY_AT_TOP:
-                self.ends_seen[_STARTED_BY[marker.kind]] += 1
-                self._warn(number, f"{_MARKER_TEXT[marker.kind]} without a block start before it")
+            else:
+                if marker.kind in _STRAY_AT_TOP:
+                    self.ends_seen[_STARTED_BY[marker.kind]] += 1
+                if not self._withdraw_if_cut_short(marker, number) and marker.kind in _STRAY_AT_TOP:
+                    self._warn(number, f"{_MARKER_TEXT[marker.kind]} without a block start before it")
         stripped = line.strip()
         if self._fence_line(line, stripped, number):
             return
@@ -353,17 +387,19 @@ class StreamParser:
             return True
         return kind in _ENDS[block.start] or kind in _DIVIDERS[block.start]
 
-    def _open_block(self, marker: Marker, number: int, line: str) -> None:
+    def _open_block(self, marker: Marker, number: int, line: str, interrupting: bool = False) -> None:
+        self._confirm_held()
         self.starts_seen[marker.kind] += 1
         if self._shell_lines is not None:
             self._shell_lines = None  # a shell-tagged fence holding an edit block is an edit, not commands
         path, fmt, hint = self._path_for_block(marker.kind)
         if path is not None:
             self._last_path, self._last_format = path, fmt
-        strict = marker.kind is not MarkerKind.GUILLEMET_START and marker.length > STANDARD_RUN
+        strict = (self._strict_allowed and marker.kind is not MarkerKind.GUILLEMET_START
+                  and marker.length > STANDARD_RUN)
         indent = line[: len(line) - len(line.lstrip())]
         self._block = _OpenBlock(marker.kind, number, marker.length, strict, path, fmt, hint, indent,
-                                 _candidate_lines(indent))
+                                 _candidate_lines(indent), interrupting)
         self._recent.clear()
         if marker.irregular:
             self._warn(number, f"marker accepted despite {marker.irregular}")
@@ -377,18 +413,18 @@ class StreamParser:
         if kind in self._starts:
             self._error(block.line, f"block at line {block.line} is not closed before the next block at line {number}")
             self._block = None
-            self._open_block(marker, number, line)
+            self._open_block(marker, number, line, interrupting=not block.dividers)
             return
         if kind in _DIVIDERS[block.start]:
-            block.dividers.append(_Divider(len(block.body), kind, marker.length, number))
+            block.dividers.append(_Divider(len(block.body), kind, marker.length, number, line))
             return
         if kind is not _PROPER_END[block.start] or marker.irregular:
             self._warn(number, f"block at line {block.line} ends with an unexpected marker; accepted")
         self._block = None
         self.ends_seen[block.start] += 1
-        self._complete(block)
+        self._complete(block, number)
 
-    def _complete(self, block: _OpenBlock) -> None:
+    def _complete(self, block: _OpenBlock, end_line: int) -> None:
         sections = _split(block, self._error)
         if sections is None:
             return
@@ -401,11 +437,45 @@ class StreamParser:
         kind = BlockKind.EDIT if (leading + old + trailing).strip() else BlockKind.CREATE
         path = resolve_known(block.path, self._known, creating=kind is BlockKind.CREATE)
         edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line)
-        if kind is BlockKind.EDIT and old == new:
-            self._warn(block.line, f"block at line {block.line} changes nothing (its old and new text are identical)")
+        self._held = _Held(edit, block.interrupting, end_line)
+
+    def _confirm_held(self) -> None:
+        held = self._held
+        if held is None:
+            return
+        self._held = None
+        edit = held.block
+        if edit.kind is BlockKind.EDIT and edit.old == edit.new:
+            self._warn(edit.line, f"block at line {edit.line} changes nothing (its old and new text are identical)")
         self._blocks.append(edit)
         if self._events_on:
             self._events.append(BlockCompleted(edit))
+
+    def _withdraw_if_cut_short(self, marker: Marker, number: int) -> bool:
+        """A stray end marker (or, after an interrupting block, a stray separator) right after a block means a
+        marker line inside its text ended it early: report it and apply nothing of it."""
+        held = self._held
+        if held is None or held.block.format is Format.GUILLEMET and marker.kind not in GUILLEMET_KINDS:
+            return False
+        kind = marker.kind
+        evidence = kind in _STRAY_AT_TOP or (held.block.format is Format.ANCHORED and kind is MarkerKind.BARE_END)
+        if not evidence and not (held.interrupting and kind in (MarkerKind.SEPARATOR, MarkerKind.DASH)):
+            return False
+        self._held = None
+        line = held.block.line
+        self._error(line, f"block at line {line} was cut short: it ended at line {held.end_line}, but a stray "
+                          f"marker follows at line {number}, so its text holds marker-like lines. Nothing of it is "
+                          "applied; write it with 9-character markers (for example `<<<<<<<<< SEARCH`, "
+                          "`=========`, `>>>>>>>>> REPLACE`).")
+        return True
+
+    def _reread_tolerant(self, block: _OpenBlock) -> None:
+        """A strict (8-9 character) block reached the end without its own end marker: the model mixed marker
+        lengths, so read its lines again with standard rules, and no block is strict from here on."""
+        self._strict_allowed = False
+        self._block = replace(block, strict=False, body=[], dividers=[], reported=0)
+        self._line_no = block.line
+        self._process("\n" + block.text_after_start())
 
     def _path_for_block(self, start: MarkerKind) -> tuple[str | None, Format, str]:
         """Look back over the last few lines for the block's path (nearest non-fence line)."""

@@ -1,0 +1,162 @@
+"""`editblocks eval`: score the library on a corpus of case folders, or import a recorded answer as a case.
+
+A module of its own so that cli.py stays about applying edits; cli.py
+registers `eval_command` on its main group. Exit status: 0 every case correct
+or rightly refused, 1 any other verdict, 2 bad usage or input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from editblocks.evaluate import (
+    PARALLEL_THRESHOLD,
+    CaseOutcome,
+    EvalReport,
+    Verdict,
+    evaluate_cases,
+    find_cases,
+    report_json,
+)
+from editblocks.model import Format
+from editblocks.plan import Policy
+from editblocks.replay import ReplayError, import_commit
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+SHOWN_DIFFERENCE_LINES = 20
+
+_STYLES = {
+    Verdict.CORRECT: "green",
+    Verdict.REFUSED_OK: "green",
+    Verdict.MISSED: "yellow",
+    Verdict.FALSE_REFUSAL: "yellow",
+    Verdict.WRONG: "bold red",
+    Verdict.MISREPORTED: "magenta",
+    Verdict.ERROR: "red",
+}
+
+
+class EvalInputError(click.ClickException):
+    """Unusable input (no cases, a commit that cannot be replayed): one line on stderr, exit 2."""
+
+    exit_code = EXIT_USAGE
+
+
+@click.command("eval")
+@click.argument("folders", nargs=-1, type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
+@click.option("--format", "format_", type=click.Choice([fmt.value for fmt in Format]), default=None,
+              help="Parse every response in this format (overrides case.json).")
+@click.option("--on-failure", type=click.Choice([policy.value for policy in Policy]), default=None,
+              help="Policy after a failed block (overrides case.json).")
+@click.option("--strict", is_flag=True, help="Exact matches only, in every case.")
+@click.option("--fuzzy", is_flag=True, help="Allow fuzzy matches, in every case.")
+@click.option("--first-match", is_flag=True, help="Take the first of several matches, in every case.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help=f"Worker processes for runs of more than {PARALLEL_THRESHOLD} cases (default: min(2, CPUs)).")
+@click.option("--scratch", type=click.Path(exists=True, file_okay=False), default=None,
+              help="Folder for the temporary copies of before/ (default: /dev/shm if present, else the temp folder).")
+@click.option("--from-git", "repo", type=click.Path(exists=True, file_okay=False), default=None,
+              help="Instead of evaluating: make a case from a commit of this git repository.")
+@click.option("--response", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="With --from-git: the recorded model answer that produced the commit.")
+@click.option("--commit", default=None, help="With --from-git: the commit the answer produced.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="With --from-git: the case folder to create (must not exist or be empty).")
+def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, on_failure: str | None,
+                 strict: bool, fuzzy: bool, first_match: bool, jobs: int | None, scratch: str | None,
+                 repo: str | None, response: str | None, commit: str | None, out: str | None) -> None:
+    """Apply every case under FOLDERS and compare the files with each case's after/ folder.
+
+    A case is a folder holding response.md, before/, after/ and an optional
+    case.json (see docs/eval.md). With --from-git, write one such case from a
+    recorded answer and the commit it produced instead.
+    """
+    if repo is not None or response or commit or out:
+        _replay(folders, repo, response, commit, out, as_json)
+        return
+    if not folders:
+        raise click.UsageError("give at least one folder of cases (or --from-git to import one)")
+    count = len(find_cases(folders))
+    if count == 0:
+        raise EvalInputError(f"no case folders (folders holding response.md) under {', '.join(folders)}")
+    # A flag left off means "as the case says", not "off": only a given flag overrides case.json.
+    with _progress(count, show=count > PARALLEL_THRESHOLD and sys.stderr.isatty()) as advance:
+        report = evaluate_cases(folders, format=format_, on_failure=on_failure, strict=strict or None,
+                                fuzzy=fuzzy or None, first_match=first_match or None, jobs=jobs, scratch=scratch,
+                                progress=advance)
+    if as_json:
+        click.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
+    else:
+        _print_report(report)
+    sys.exit(EXIT_OK if report.ok else EXIT_FAILED)
+
+
+def _replay(folders: tuple[str, ...], repo: str | None, response: str | None, commit: str | None,
+            out: str | None, as_json: bool) -> None:
+    if folders:
+        raise click.UsageError("--from-git makes a case; it does not take case folders to evaluate")
+    missing = [name for name, value in (("--from-git", repo), ("--response", response), ("--commit", commit),
+                                        ("--out", out)) if not value]
+    if missing:
+        raise click.UsageError(f"importing a case needs {', '.join(missing)} as well")
+    assert repo and response and commit and out
+    try:
+        case = import_commit(repo, response, commit, out)
+    except ReplayError as error:
+        raise EvalInputError(str(error)) from None
+    if as_json:
+        click.echo(json.dumps({"case": str(case.folder), "commit": case.commit, "before": list(case.before),
+                               "after": list(case.after)}, indent=2))
+    else:
+        click.echo(f"wrote {case.folder} from commit {case.commit[:12]}: "
+                   f"{len(case.before)} file(s) before, {len(case.after)} after")
+
+
+@contextmanager
+def _progress(total: int, *, show: bool) -> Iterator[Callable[[CaseOutcome], None] | None]:
+    """A progress bar on stderr for long runs in a terminal; otherwise no callback at all."""
+    if not show:
+        yield None
+        return
+    bar = Progress(TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=Console(stderr=True), transient=True)
+    task = bar.add_task("cases", total=total)
+    with bar:
+        yield lambda _outcome: bar.advance(task)
+
+
+def _print_report(report: EvalReport) -> None:
+    console = Console(highlight=False)
+    table = Table(title="editblocks eval", title_justify="left")
+    table.add_column("case", overflow="fold")
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("ms", justify="right", no_wrap=True)
+    table.add_column("detail", overflow="fold")
+    for outcome in report.outcomes:
+        style = _STYLES[outcome.verdict]
+        table.add_row(escape(outcome.name), f"[{style}]{outcome.verdict.value}[/{style}]",
+                      f"{outcome.seconds * 1000:.0f}", escape(outcome.detail))
+    console.print(table)
+    for outcome in report.failures:
+        style = _STYLES[outcome.verdict]
+        console.print(f"\n[{style}]{outcome.verdict.value}[/{style}] {escape(outcome.name)}: {escape(outcome.detail)}")
+        if outcome.why:
+            console.print(f"  [dim]why: {escape(outcome.why)}[/dim]")
+        shown = outcome.difference[:SHOWN_DIFFERENCE_LINES]
+        for line in shown:
+            console.print("  " + escape(line))
+        if len(outcome.difference) > len(shown):
+            console.print(f"  ... {len(outcome.difference) - len(shown)} more lines (see --json)")
+    totals = ", ".join(f"{count} {verdict}" for verdict, count in report.totals.items() if count)
+    plural = "s" if report.jobs != 1 else ""
+    console.print(f"\n{len(report.outcomes)} cases: {totals} in {report.seconds:.2f} s ({report.jobs} job{plural})")

@@ -1,0 +1,6 @@
+def double(x):
+    return x
+
+
+def same(x):
+    return x

@@ -1,0 +1,4 @@
+def area(w, h):
+    if w < 0:
+        raise ValueError("w")
+    return w * h

@@ -1,0 +1,3 @@
+def header():  
+    title = 'Report'
+    return title.title()

@@ -1,0 +1,2 @@
+GREETING = "Don't panic, it's fine"
+FAREWELL = 'See you - soon'

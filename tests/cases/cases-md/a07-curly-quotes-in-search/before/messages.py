@@ -1,0 +1,2 @@
+GREETING = "Don't panic"
+FAREWELL = 'See you - soon'

@@ -1,0 +1,9 @@
+from typing import Protocol
+
+
+class Runner(Protocol):
+    def run(self) -> None:
+        ...
+
+    def stop(self) -> None:
+        ...

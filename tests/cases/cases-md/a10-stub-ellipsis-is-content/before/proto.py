@@ -1,0 +1,6 @@
+from typing import Protocol
+
+
+class Runner(Protocol):
+    def run(self) -> None:
+        ...

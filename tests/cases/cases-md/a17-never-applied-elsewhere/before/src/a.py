@@ -1,0 +1,2 @@
+def first():
+    return 'a'

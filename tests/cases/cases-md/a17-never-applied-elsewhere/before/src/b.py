@@ -1,0 +1,6 @@
+def second():
+    return 'b'
+
+
+def first():
+    return 'b-first'

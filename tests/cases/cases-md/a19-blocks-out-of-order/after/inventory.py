@@ -1,0 +1,7 @@
+stock = {'seed': 0}
+count = 0
+
+
+def restock(item, amount):
+    stock[item] = stock.get(item, 0) + amount
+    return stock[item]

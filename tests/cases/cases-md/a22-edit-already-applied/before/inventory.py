@@ -1,0 +1,2 @@
+stock = {}
+count = 10

@@ -1,0 +1,8 @@
+class App
+{
+    static void Main()
+    {
+        Setup();
+        Run();
+    }
+}

@@ -1,0 +1,7 @@
+class App
+{
+    static void Main()
+    {
+        Run();
+    }
+}

@@ -1,0 +1,5 @@
+count = 10
+
+
+def restock(item, amount):
+    stock[item] = stock.get(item, 0) + amount

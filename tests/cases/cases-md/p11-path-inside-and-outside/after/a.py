@@ -1,0 +1,1 @@
+one = 1  # first

@@ -1,0 +1,1 @@
+two = 2  # second

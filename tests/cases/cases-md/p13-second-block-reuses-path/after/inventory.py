@@ -1,0 +1,6 @@
+stock: dict[str, int] = {}
+count: int = 0
+
+
+def restock(item, amount):
+    stock[item] = stock.get(item, 0) + amount

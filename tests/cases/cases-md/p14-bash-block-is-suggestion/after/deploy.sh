@@ -1,0 +1,3 @@
+#!/bin/sh
+set -eu
+rsync -a build/ server:/srv/app/

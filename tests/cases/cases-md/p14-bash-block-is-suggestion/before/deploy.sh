@@ -1,0 +1,3 @@
+#!/bin/sh
+set -e
+rsync -a build/ server:/srv/app/

@@ -1,0 +1,4 @@
+uniform vec3 tint;
+void main() {
+    gl_FragColor = vec4(tint, 0.5);
+}

@@ -1,0 +1,10 @@
+setting_0_0 = 1 + 0
+setting_0_1 = 1 + 1
+setting_0_2 = 1 + 2
+setting_0_3 = 1 + 3
+setting_0_4 = 1 + 4
+setting_0_5 = 1 + 5
+setting_0_6 = 1 + 6
+setting_0_7 = 1 + 7
+setting_0_8 = 1 + 8
+setting_0_9 = 1 + 9

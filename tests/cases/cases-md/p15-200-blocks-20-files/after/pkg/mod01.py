@@ -1,0 +1,10 @@
+setting_1_0 = 1 + 0
+setting_1_1 = 1 + 1
+setting_1_2 = 1 + 2
+setting_1_3 = 1 + 3
+setting_1_4 = 1 + 4
+setting_1_5 = 1 + 5
+setting_1_6 = 1 + 6
+setting_1_7 = 1 + 7
+setting_1_8 = 1 + 8
+setting_1_9 = 1 + 9

@@ -1,0 +1,10 @@
+setting_2_0 = 1 + 0
+setting_2_1 = 1 + 1
+setting_2_2 = 1 + 2
+setting_2_3 = 1 + 3
+setting_2_4 = 1 + 4
+setting_2_5 = 1 + 5
+setting_2_6 = 1 + 6
+setting_2_7 = 1 + 7
+setting_2_8 = 1 + 8
+setting_2_9 = 1 + 9

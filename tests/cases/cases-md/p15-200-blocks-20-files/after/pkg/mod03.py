@@ -1,0 +1,10 @@
+setting_3_0 = 1 + 0
+setting_3_1 = 1 + 1
+setting_3_2 = 1 + 2
+setting_3_3 = 1 + 3
+setting_3_4 = 1 + 4
+setting_3_5 = 1 + 5
+setting_3_6 = 1 + 6
+setting_3_7 = 1 + 7
+setting_3_8 = 1 + 8
+setting_3_9 = 1 + 9

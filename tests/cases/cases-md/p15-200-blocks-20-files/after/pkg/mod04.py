@@ -1,0 +1,10 @@
+setting_4_0 = 1 + 0
+setting_4_1 = 1 + 1
+setting_4_2 = 1 + 2
+setting_4_3 = 1 + 3
+setting_4_4 = 1 + 4
+setting_4_5 = 1 + 5
+setting_4_6 = 1 + 6
+setting_4_7 = 1 + 7
+setting_4_8 = 1 + 8
+setting_4_9 = 1 + 9

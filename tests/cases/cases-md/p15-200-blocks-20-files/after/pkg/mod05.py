@@ -1,0 +1,10 @@
+setting_5_0 = 1 + 0
+setting_5_1 = 1 + 1
+setting_5_2 = 1 + 2
+setting_5_3 = 1 + 3
+setting_5_4 = 1 + 4
+setting_5_5 = 1 + 5
+setting_5_6 = 1 + 6
+setting_5_7 = 1 + 7
+setting_5_8 = 1 + 8
+setting_5_9 = 1 + 9

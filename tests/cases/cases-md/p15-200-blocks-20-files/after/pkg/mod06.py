@@ -1,0 +1,10 @@
+setting_6_0 = 1 + 0
+setting_6_1 = 1 + 1
+setting_6_2 = 1 + 2
+setting_6_3 = 1 + 3
+setting_6_4 = 1 + 4
+setting_6_5 = 1 + 5
+setting_6_6 = 1 + 6
+setting_6_7 = 1 + 7
+setting_6_8 = 1 + 8
+setting_6_9 = 1 + 9

@@ -1,0 +1,10 @@
+setting_7_0 = 1 + 0
+setting_7_1 = 1 + 1
+setting_7_2 = 1 + 2
+setting_7_3 = 1 + 3
+setting_7_4 = 1 + 4
+setting_7_5 = 1 + 5
+setting_7_6 = 1 + 6
+setting_7_7 = 1 + 7
+setting_7_8 = 1 + 8
+setting_7_9 = 1 + 9

@@ -1,0 +1,10 @@
+setting_8_0 = 1 + 0
+setting_8_1 = 1 + 1
+setting_8_2 = 1 + 2
+setting_8_3 = 1 + 3
+setting_8_4 = 1 + 4
+setting_8_5 = 1 + 5
+setting_8_6 = 1 + 6
+setting_8_7 = 1 + 7
+setting_8_8 = 1 + 8
+setting_8_9 = 1 + 9

@@ -1,0 +1,10 @@
+setting_9_0 = 1 + 0
+setting_9_1 = 1 + 1
+setting_9_2 = 1 + 2
+setting_9_3 = 1 + 3
+setting_9_4 = 1 + 4
+setting_9_5 = 1 + 5
+setting_9_6 = 1 + 6
+setting_9_7 = 1 + 7
+setting_9_8 = 1 + 8
+setting_9_9 = 1 + 9

@@ -1,0 +1,10 @@
+setting_10_0 = 1 + 0
+setting_10_1 = 1 + 1
+setting_10_2 = 1 + 2
+setting_10_3 = 1 + 3
+setting_10_4 = 1 + 4
+setting_10_5 = 1 + 5
+setting_10_6 = 1 + 6
+setting_10_7 = 1 + 7
+setting_10_8 = 1 + 8
+setting_10_9 = 1 + 9

@@ -1,0 +1,10 @@
+setting_11_0 = 1 + 0
+setting_11_1 = 1 + 1
+setting_11_2 = 1 + 2
+setting_11_3 = 1 + 3
+setting_11_4 = 1 + 4
+setting_11_5 = 1 + 5
+setting_11_6 = 1 + 6
+setting_11_7 = 1 + 7
+setting_11_8 = 1 + 8
+setting_11_9 = 1 + 9

@@ -1,0 +1,10 @@
+setting_12_0 = 1 + 0
+setting_12_1 = 1 + 1
+setting_12_2 = 1 + 2
+setting_12_3 = 1 + 3
+setting_12_4 = 1 + 4
+setting_12_5 = 1 + 5
+setting_12_6 = 1 + 6
+setting_12_7 = 1 + 7
+setting_12_8 = 1 + 8
+setting_12_9 = 1 + 9

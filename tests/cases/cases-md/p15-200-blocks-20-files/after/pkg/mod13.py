@@ -1,0 +1,10 @@
+setting_13_0 = 1 + 0
+setting_13_1 = 1 + 1
+setting_13_2 = 1 + 2
+setting_13_3 = 1 + 3
+setting_13_4 = 1 + 4
+setting_13_5 = 1 + 5
+setting_13_6 = 1 + 6
+setting_13_7 = 1 + 7
+setting_13_8 = 1 + 8
+setting_13_9 = 1 + 9

@@ -1,0 +1,10 @@
+setting_14_0 = 1 + 0
+setting_14_1 = 1 + 1
+setting_14_2 = 1 + 2
+setting_14_3 = 1 + 3
+setting_14_4 = 1 + 4
+setting_14_5 = 1 + 5
+setting_14_6 = 1 + 6
+setting_14_7 = 1 + 7
+setting_14_8 = 1 + 8
+setting_14_9 = 1 + 9

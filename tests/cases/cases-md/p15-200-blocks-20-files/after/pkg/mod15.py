@@ -1,0 +1,10 @@
+setting_15_0 = 1 + 0
+setting_15_1 = 1 + 1
+setting_15_2 = 1 + 2
+setting_15_3 = 1 + 3
+setting_15_4 = 1 + 4
+setting_15_5 = 1 + 5
+setting_15_6 = 1 + 6
+setting_15_7 = 1 + 7
+setting_15_8 = 1 + 8
+setting_15_9 = 1 + 9

@@ -1,0 +1,10 @@
+setting_16_0 = 1 + 0
+setting_16_1 = 1 + 1
+setting_16_2 = 1 + 2
+setting_16_3 = 1 + 3
+setting_16_4 = 1 + 4
+setting_16_5 = 1 + 5
+setting_16_6 = 1 + 6
+setting_16_7 = 1 + 7
+setting_16_8 = 1 + 8
+setting_16_9 = 1 + 9

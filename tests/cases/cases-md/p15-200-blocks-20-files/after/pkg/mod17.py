@@ -1,0 +1,10 @@
+setting_17_0 = 1 + 0
+setting_17_1 = 1 + 1
+setting_17_2 = 1 + 2
+setting_17_3 = 1 + 3
+setting_17_4 = 1 + 4
+setting_17_5 = 1 + 5
+setting_17_6 = 1 + 6
+setting_17_7 = 1 + 7
+setting_17_8 = 1 + 8
+setting_17_9 = 1 + 9

@@ -1,0 +1,10 @@
+setting_18_0 = 1 + 0
+setting_18_1 = 1 + 1
+setting_18_2 = 1 + 2
+setting_18_3 = 1 + 3
+setting_18_4 = 1 + 4
+setting_18_5 = 1 + 5
+setting_18_6 = 1 + 6
+setting_18_7 = 1 + 7
+setting_18_8 = 1 + 8
+setting_18_9 = 1 + 9

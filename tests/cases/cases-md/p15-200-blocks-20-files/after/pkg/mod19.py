@@ -1,0 +1,10 @@
+setting_19_0 = 1 + 0
+setting_19_1 = 1 + 1
+setting_19_2 = 1 + 2
+setting_19_3 = 1 + 3
+setting_19_4 = 1 + 4
+setting_19_5 = 1 + 5
+setting_19_6 = 1 + 6
+setting_19_7 = 1 + 7
+setting_19_8 = 1 + 8
+setting_19_9 = 1 + 9

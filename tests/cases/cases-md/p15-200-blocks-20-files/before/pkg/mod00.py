@@ -1,0 +1,10 @@
+setting_0_0 = 0
+setting_0_1 = 1
+setting_0_2 = 2
+setting_0_3 = 3
+setting_0_4 = 4
+setting_0_5 = 5
+setting_0_6 = 6
+setting_0_7 = 7
+setting_0_8 = 8
+setting_0_9 = 9

@@ -1,0 +1,10 @@
+setting_1_0 = 0
+setting_1_1 = 1
+setting_1_2 = 2
+setting_1_3 = 3
+setting_1_4 = 4
+setting_1_5 = 5
+setting_1_6 = 6
+setting_1_7 = 7
+setting_1_8 = 8
+setting_1_9 = 9

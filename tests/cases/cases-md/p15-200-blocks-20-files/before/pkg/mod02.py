@@ -1,0 +1,10 @@
+setting_2_0 = 0
+setting_2_1 = 1
+setting_2_2 = 2
+setting_2_3 = 3
+setting_2_4 = 4
+setting_2_5 = 5
+setting_2_6 = 6
+setting_2_7 = 7
+setting_2_8 = 8
+setting_2_9 = 9

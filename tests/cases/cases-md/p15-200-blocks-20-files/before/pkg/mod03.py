@@ -1,0 +1,10 @@
+setting_3_0 = 0
+setting_3_1 = 1
+setting_3_2 = 2
+setting_3_3 = 3
+setting_3_4 = 4
+setting_3_5 = 5
+setting_3_6 = 6
+setting_3_7 = 7
+setting_3_8 = 8
+setting_3_9 = 9

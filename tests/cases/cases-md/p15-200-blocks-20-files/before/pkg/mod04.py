@@ -1,0 +1,10 @@
+setting_4_0 = 0
+setting_4_1 = 1
+setting_4_2 = 2
+setting_4_3 = 3
+setting_4_4 = 4
+setting_4_5 = 5
+setting_4_6 = 6
+setting_4_7 = 7
+setting_4_8 = 8
+setting_4_9 = 9

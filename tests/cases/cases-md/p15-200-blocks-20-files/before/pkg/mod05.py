@@ -1,0 +1,10 @@
+setting_5_0 = 0
+setting_5_1 = 1
+setting_5_2 = 2
+setting_5_3 = 3
+setting_5_4 = 4
+setting_5_5 = 5
+setting_5_6 = 6
+setting_5_7 = 7
+setting_5_8 = 8
+setting_5_9 = 9

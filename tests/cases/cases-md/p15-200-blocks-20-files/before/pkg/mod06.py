@@ -1,0 +1,10 @@
+setting_6_0 = 0
+setting_6_1 = 1
+setting_6_2 = 2
+setting_6_3 = 3
+setting_6_4 = 4
+setting_6_5 = 5
+setting_6_6 = 6
+setting_6_7 = 7
+setting_6_8 = 8
+setting_6_9 = 9

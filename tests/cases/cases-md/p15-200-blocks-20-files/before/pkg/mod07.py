@@ -1,0 +1,10 @@
+setting_7_0 = 0
+setting_7_1 = 1
+setting_7_2 = 2
+setting_7_3 = 3
+setting_7_4 = 4
+setting_7_5 = 5
+setting_7_6 = 6
+setting_7_7 = 7
+setting_7_8 = 8
+setting_7_9 = 9

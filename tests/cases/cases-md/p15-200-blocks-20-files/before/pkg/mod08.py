@@ -1,0 +1,10 @@
+setting_8_0 = 0
+setting_8_1 = 1
+setting_8_2 = 2
+setting_8_3 = 3
+setting_8_4 = 4
+setting_8_5 = 5
+setting_8_6 = 6
+setting_8_7 = 7
+setting_8_8 = 8
+setting_8_9 = 9

@@ -1,0 +1,10 @@
+setting_9_0 = 0
+setting_9_1 = 1
+setting_9_2 = 2
+setting_9_3 = 3
+setting_9_4 = 4
+setting_9_5 = 5
+setting_9_6 = 6
+setting_9_7 = 7
+setting_9_8 = 8
+setting_9_9 = 9

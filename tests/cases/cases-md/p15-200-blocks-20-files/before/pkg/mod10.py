@@ -1,0 +1,10 @@
+setting_10_0 = 0
+setting_10_1 = 1
+setting_10_2 = 2
+setting_10_3 = 3
+setting_10_4 = 4
+setting_10_5 = 5
+setting_10_6 = 6
+setting_10_7 = 7
+setting_10_8 = 8
+setting_10_9 = 9

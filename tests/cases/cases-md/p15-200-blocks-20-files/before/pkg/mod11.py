@@ -1,0 +1,10 @@
+setting_11_0 = 0
+setting_11_1 = 1
+setting_11_2 = 2
+setting_11_3 = 3
+setting_11_4 = 4
+setting_11_5 = 5
+setting_11_6 = 6
+setting_11_7 = 7
+setting_11_8 = 8
+setting_11_9 = 9

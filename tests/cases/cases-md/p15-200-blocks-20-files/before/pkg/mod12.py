@@ -1,0 +1,10 @@
+setting_12_0 = 0
+setting_12_1 = 1
+setting_12_2 = 2
+setting_12_3 = 3
+setting_12_4 = 4
+setting_12_5 = 5
+setting_12_6 = 6
+setting_12_7 = 7
+setting_12_8 = 8
+setting_12_9 = 9

@@ -1,0 +1,10 @@
+setting_13_0 = 0
+setting_13_1 = 1
+setting_13_2 = 2
+setting_13_3 = 3
+setting_13_4 = 4
+setting_13_5 = 5
+setting_13_6 = 6
+setting_13_7 = 7
+setting_13_8 = 8
+setting_13_9 = 9

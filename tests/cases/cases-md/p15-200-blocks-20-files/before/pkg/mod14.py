@@ -1,0 +1,10 @@
+setting_14_0 = 0
+setting_14_1 = 1
+setting_14_2 = 2
+setting_14_3 = 3
+setting_14_4 = 4
+setting_14_5 = 5
+setting_14_6 = 6
+setting_14_7 = 7
+setting_14_8 = 8
+setting_14_9 = 9

@@ -1,0 +1,10 @@
+setting_15_0 = 0
+setting_15_1 = 1
+setting_15_2 = 2
+setting_15_3 = 3
+setting_15_4 = 4
+setting_15_5 = 5
+setting_15_6 = 6
+setting_15_7 = 7
+setting_15_8 = 8
+setting_15_9 = 9

@@ -1,0 +1,10 @@
+setting_16_0 = 0
+setting_16_1 = 1
+setting_16_2 = 2
+setting_16_3 = 3
+setting_16_4 = 4
+setting_16_5 = 5
+setting_16_6 = 6
+setting_16_7 = 7
+setting_16_8 = 8
+setting_16_9 = 9

@@ -1,0 +1,10 @@
+setting_17_0 = 0
+setting_17_1 = 1
+setting_17_2 = 2
+setting_17_3 = 3
+setting_17_4 = 4
+setting_17_5 = 5
+setting_17_6 = 6
+setting_17_7 = 7
+setting_17_8 = 8
+setting_17_9 = 9

@@ -1,0 +1,10 @@
+setting_18_0 = 0
+setting_18_1 = 1
+setting_18_2 = 2
+setting_18_3 = 3
+setting_18_4 = 4
+setting_18_5 = 5
+setting_18_6 = 6
+setting_18_7 = 7
+setting_18_8 = 8
+setting_18_9 = 9

@@ -1,0 +1,10 @@
+setting_19_0 = 0
+setting_19_1 = 1
+setting_19_2 = 2
+setting_19_3 = 3
+setting_19_4 = 4
+setting_19_5 = 5
+setting_19_6 = 6
+setting_19_7 = 7
+setting_19_8 = 8
+setting_19_9 = 9

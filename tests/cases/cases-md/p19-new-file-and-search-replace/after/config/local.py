@@ -1,0 +1,3 @@
+from .settings import *
+
+DEBUG = True

@@ -1,0 +1,6 @@
+namespace Shop.Models;
+
+public class Offer
+{
+    public decimal Price { get; set; }
+}

@@ -1,0 +1,1 @@
+export const TIMEOUT_MS = 10_000;

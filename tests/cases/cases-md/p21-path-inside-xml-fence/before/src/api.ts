@@ -1,0 +1,1 @@
+export const TIMEOUT_MS = 5000;

@@ -1,0 +1,8 @@
+def enable():
+    state = True
+    return state
+
+
+def disable():
+    state = False
+    return state

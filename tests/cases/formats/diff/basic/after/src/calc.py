@@ -1,0 +1,15 @@
+"""Small arithmetic helpers."""
+
+
+def add(a, b):
+    return a + b
+
+
+def subtract(a, b):
+    return a - b
+
+
+def average(values):
+    if not values:
+        return 0.0
+    return math.fsum(values) / len(values)

@@ -1,0 +1,11 @@
+"""Small arithmetic helpers."""
+
+
+def add(a, b):
+    return a + b
+
+
+def average(values):
+    if not values:
+        return 0
+    return sum(values) / len(values)

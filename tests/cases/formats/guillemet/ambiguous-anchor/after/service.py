@@ -1,0 +1,8 @@
+def start():
+    log("begin")
+    run()
+
+
+def stop():
+    log("begin")
+    halt()

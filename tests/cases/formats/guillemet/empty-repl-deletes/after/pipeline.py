@@ -1,0 +1,3 @@
+def process():
+    step_one()
+    step_two()

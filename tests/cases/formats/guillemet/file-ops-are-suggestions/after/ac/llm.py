@@ -1,0 +1,1 @@
+from ac.edit_parser import parse

@@ -1,0 +1,1 @@
+from ac.old_parser import parse

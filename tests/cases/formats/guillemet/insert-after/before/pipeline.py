@@ -1,0 +1,8 @@
+def process():
+    step_one()
+    step_two()
+    step_three()
+
+
+def cleanup():
+    remove_temp()

@@ -1,0 +1,2 @@
+def before_run():
+    pass

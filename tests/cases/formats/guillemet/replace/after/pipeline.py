@@ -1,0 +1,8 @@
+def process():
+    step_one()
+    step_two_updated()
+    step_three()
+
+
+def cleanup():
+    remove_temp()

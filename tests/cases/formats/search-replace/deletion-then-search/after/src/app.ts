@@ -1,0 +1,5 @@
+const b = 20;
+
+export function sum(): number {
+  return a + b;
+}

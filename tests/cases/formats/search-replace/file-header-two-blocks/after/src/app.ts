@@ -1,0 +1,6 @@
+const a = 10;
+const b = 20;
+
+export function sum(): number {
+  return a + b;
+}

@@ -1,0 +1,6 @@
+const a = 1;
+const b = 2;
+
+export function sum(): number {
+  return a + b;
+}

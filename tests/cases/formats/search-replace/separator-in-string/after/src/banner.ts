@@ -1,0 +1,2 @@
+export const rule = "-------";
+export const title = "Report";

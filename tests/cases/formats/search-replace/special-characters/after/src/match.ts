@@ -1,0 +1,2 @@
+const pattern = /test\.value\[0\]/;
+const label = `hello ${name}`;

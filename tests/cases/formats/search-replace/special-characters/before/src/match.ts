@@ -1,0 +1,2 @@
+const pattern = /value/;
+const label = 'plain';

@@ -1,0 +1,3 @@
+VERSION = (1, 4, 2)
+CODENAME = "otter"
+STABLE = True

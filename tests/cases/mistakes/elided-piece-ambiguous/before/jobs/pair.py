@@ -1,0 +1,7 @@
+def first():
+    prepare()
+    return done()
+
+
+def second():
+    return done()

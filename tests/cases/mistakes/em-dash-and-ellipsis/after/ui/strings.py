@@ -1,0 +1,3 @@
+WELCOME = "Welcome back, {name}!"
+ERROR = "Something went wrong - please try again."
+LOADING = "Loading..."

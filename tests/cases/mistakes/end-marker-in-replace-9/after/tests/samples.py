@@ -1,0 +1,9 @@
+SAMPLES = [
+    """
+>>>>>>> REPLACE
+""",
+]
+
+
+def count():
+    return len(SAMPLES)

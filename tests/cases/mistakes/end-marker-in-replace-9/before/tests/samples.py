@@ -1,0 +1,5 @@
+SAMPLES = []
+
+
+def count():
+    return len(SAMPLES)

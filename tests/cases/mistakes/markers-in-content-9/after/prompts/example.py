@@ -1,0 +1,7 @@
+EXAMPLE = """
+<<<<<<< SEARCH
+old code
+=======
+new code
+>>>>>>> REPLACE
+"""

@@ -1,0 +1,2 @@
+def make_range():
+    return (0, 10)

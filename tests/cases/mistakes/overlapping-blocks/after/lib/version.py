@@ -1,0 +1,2 @@
+VERSION = (1, 5, 0)
+CODENAME = "otter"

@@ -1,0 +1,2 @@
+def clamp(x, low, high):
+    return max(low, min(x, high))

@@ -1,0 +1,2 @@
+VERSION = (1, 4, 4)
+CODENAME = "otter"

@@ -1,0 +1,5 @@
+package main
+
+func greet() string {
+	return "hello, world"
+}

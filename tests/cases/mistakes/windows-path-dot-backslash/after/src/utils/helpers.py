@@ -1,0 +1,2 @@
+def clamp(x, low, high):
+    return sorted((low, x, high))[1]

@@ -1,0 +1,3 @@
+@echo off
+set CONFIG=Debug
+msbuild App.sln /p:Configuration=%CONFIG%

@@ -1,0 +1,4 @@
+def stream_chat(messages):
+    response = call_model(messages)
+    text = collect(response)
+    return text

@@ -1,0 +1,15 @@
+const express = require('express');
+const router = express.Router();
+
+router.get('/health', (req, res) => {
+  res.json({ ok: true });
+});
+
+router.get('/items/:id', async (req, res) => {
+  const item = await db.find(req.params.id);
+  res.json(item);
+});
+
+router.get('/version', (req, res) => res.json({ version: '1.4.0' }));
+
+module.exports = router;

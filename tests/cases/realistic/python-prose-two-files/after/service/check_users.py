@@ -1,0 +1,10 @@
+from service.users import User, add_user, get_user
+
+
+def check_round_trip():
+    add_user(User(1, "Ada", "ada@example.org"))
+    assert get_user(1).name == "Ada"
+
+
+def check_unknown_user():
+    assert get_user(404) is None

@@ -1,0 +1,6 @@
+<<<<<<< HEAD
+TIMEOUT = 30
+=======
+TIMEOUT = 60
+>>>>>>> feature/slow-network
+RETRIES = 3

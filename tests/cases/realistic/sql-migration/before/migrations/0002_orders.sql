@@ -1,0 +1,4 @@
+CREATE TABLE orders (
+    id SERIAL PRIMARY KEY,
+    total NUMERIC(10, 2) NOT NULL
+);

@@ -1,0 +1,5 @@
+import { Order } from './types';
+
+export function describe(order: Order): string {
+  return `${order.id}: ${order.total.toFixed(2)} ${order.currency}`;
+}

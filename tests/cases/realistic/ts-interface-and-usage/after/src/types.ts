@@ -1,0 +1,5 @@
+export interface Order {
+  id: string;
+  total: number;
+  currency: 'EUR' | 'USD';
+}
