@@ -122,8 +122,7 @@ def _not_written(plan: Plan, changed: tuple[str, ...], error: str) -> Plan:
                 result = replace(result, status=Status.SKIPPED, code=Reason.CHANGED_ON_DISK,
                                  reason="not written: another file changed on disk after it was read")
             else:
-                result = replace(result, status=Status.FAILED, code=Reason.WRITE_FAILED,
-                                 reason=f"not written: {error}")
+                result = replace(result, status=Status.FAILED, code=Reason.WRITE_FAILED, reason=error)
         results.append(result)
     return Plan(tuple(results), (), aborted=True)
 

@@ -14,7 +14,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from editblocks.apply import apply
+from editblocks.apply import LOCK_WAIT_SECONDS, apply
 from editblocks.cli_eval import eval_command
 from editblocks.cli_prompt import prompt_command
 from editblocks.display import apply_report, diagnostics_table, formats_report, parse_report
@@ -27,6 +27,7 @@ from editblocks.validate import validate
 from editblocks.workspace import Workspace, WorkspaceError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+DEFAULT_MAX_BYTES = 32 * 1024 * 1024  # far above any real answer; a guard against runaway or hostile input
 FORMAT_CHOICES = [fmt.value for fmt in Format]
 
 
@@ -36,10 +37,10 @@ class InputError(click.ClickException):
     exit_code = EXIT_USAGE
 
 
-def read_response(source: str) -> str:
-    """The response text from a file or `-` (stdin); refuses directories, binary and non-UTF-8 input."""
+def read_response(source: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
+    """The response text from a file or `-` (stdin); refuses directories, binary, non-UTF-8 and oversized input."""
     try:
-        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+        data = _read_bounded(source, max_bytes)
     except IsADirectoryError:
         raise InputError(f"cannot read response {source!r}: it is a directory") from None
     except OSError as error:
@@ -55,12 +56,37 @@ def read_response(source: str) -> str:
         ) from None
 
 
+def _read_bounded(source: str, max_bytes: int) -> bytes:
+    """Read at most `max_bytes`; anything larger is refused before it is held in memory."""
+    if source == "-":
+        data = sys.stdin.buffer.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise InputError(f"response from stdin is larger than the limit of {max_bytes} bytes (--max-bytes)")
+        return data
+    path = Path(source)
+    size = path.stat().st_size
+    if size > max_bytes and path.is_file():
+        raise InputError(f"response {source!r} has {size} bytes, more than the limit of {max_bytes} bytes (--max-bytes)")
+    with path.open("rb") as handle:
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise InputError(f"response {source!r} is larger than the limit of {max_bytes} bytes (--max-bytes)")
+    return data
+
+
 def _console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
 def _emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _max_bytes_option() -> Any:
+    return click.option(
+        "--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
+        help="Refuse a response larger than this many bytes.",
+    )
 
 
 def _format_option() -> Any:
@@ -79,10 +105,11 @@ def main() -> None:
 @main.command("parse")
 @click.argument("response")
 @_format_option()
+@_max_bytes_option()
 @click.option("--json", "as_json", is_flag=True, help="Print the SPEC §7 JSON shape.")
-def parse_command(response: str, format_: str, as_json: bool) -> None:
+def parse_command(response: str, format_: str, max_bytes: int, as_json: bool) -> None:
     """List the edit blocks in RESPONSE (a file, or - for stdin)."""
-    result = parse(read_response(response), format_)
+    result = parse(read_response(response, max_bytes), format_)
     if as_json:
         _emit_json(parse_json(result))
     else:
@@ -126,10 +153,11 @@ def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_ru
 @_root_option()
 @_format_option()
 @click.option("--fuzzy", is_flag=True, help="Also accept close (fuzzy) matches.")
+@_max_bytes_option()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (the apply shape when --root is given).")
-def check_command(response: str, root: str | None, format_: str, fuzzy: bool, as_json: bool) -> None:
+def check_command(response: str, root: str | None, format_: str, fuzzy: bool, max_bytes: int, as_json: bool) -> None:
     """Validate RESPONSE; with --root, also locate every block without writing anything."""
-    text = read_response(response)
+    text = read_response(response, max_bytes)
     validation = validate(text, format_)
     if root is not None:
         result = _run_apply(validation.result, root, dry_run=True, fuzzy=fuzzy)
@@ -166,12 +194,13 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, as
 @click.option("--git-add", is_flag=True, help="Stage the changed files with git.")
 @click.option("--feedback", "feedback_file", type=click.Path(dir_okay=False, writable=True), default=None,
               help="When a block fails or is skipped, write the message for the model to this file.")
+@_max_bytes_option()
 @click.option("--json", "as_json", is_flag=True, help="Print the SPEC §7 JSON shape.")
 def apply_command(response: str, root: str | None, format_: str, dry_run: bool, show_diffs: bool, strict: bool,
                   fuzzy: bool, first_match: bool, on_failure: str | None, git_add: bool, feedback_file: str | None,
-                  as_json: bool) -> None:
+                  max_bytes: int, as_json: bool) -> None:
     """Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files under --root."""
-    parsed = parse(read_response(response), format_)
+    parsed = parse(read_response(response, max_bytes), format_)
     result = _run_apply(parsed, root or ".", dry_run=dry_run, policy=on_failure, fuzzy=fuzzy,
                         first_match=first_match, strict=strict, git_add=git_add)
     exit_code = _apply_exit(result)
@@ -196,7 +225,7 @@ def undo_command(root: str | None, force: bool, as_json: bool) -> None:
     """Undo the last apply under --root, byte for byte."""
     try:
         workspace = Workspace(root or ".")
-        with workspace.lock():
+        with workspace.lock(wait=LOCK_WAIT_SECONDS):
             outcome = workspace.undo(force=force)
     except WorkspaceError as error:
         raise InputError(str(error)) from None

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from editblocks.line_index import LineIndex
+
 LF = "\n"
 CRLF = "\r\n"
 
@@ -26,6 +28,9 @@ class Document:
             return cls((), ())
         raw = text.split(LF)
         unterminated = raw.pop()  # "" when the text ends with a line break; a CR here is text, not an ending
+        if "\r" not in text:
+            tail = (unterminated,) if unterminated else ()
+            return cls(tuple(raw) + tail, (LF,) * len(raw) + (("",) if unterminated else ()))
         lines: list[str] = []
         endings: list[str] = []
         for piece in raw:
@@ -41,7 +46,7 @@ class Document:
         return cls(tuple(lines), tuple(endings))
 
     def to_text(self) -> str:
-        return "".join(line + ending for line, ending in zip(self.lines, self.endings))
+        return _text_of(self.lines, self.endings)
 
     @property
     def preferred_ending(self) -> str:
@@ -55,22 +60,10 @@ class Document:
         return not self.endings or self.endings[-1] != ""
 
     def splice(self, start: int, end: int, new_lines: Sequence[str], sources: Sequence[int | None]) -> Document:
-        """Replace lines ``[start, end)`` by ``new_lines``.
-
-        ``sources[i]`` names the old line that ``new_lines[i]`` reproduces, so it
-        keeps that line's ending; other new lines take the preferred ending.
-        A file without a final newline keeps having none.
-        """
-        preferred = self.preferred_ending
-        new_endings = [
-            self.endings[src] or preferred if src is not None else preferred for src in sources
-        ]
-        lines = self.lines[:start] + tuple(new_lines) + self.lines[end:]
-        endings = list(self.endings[:start]) + new_endings + list(self.endings[end:])
-        if endings and not self.final_newline:
-            endings = [e or preferred for e in endings]
-            endings[-1] = ""
-        return Document(lines, tuple(endings))
+        """A copy with lines ``[start, end)`` replaced by ``new_lines`` (see `TextBuffer.splice`)."""
+        buffer = TextBuffer(self)
+        buffer.splice(start, end, new_lines, sources)
+        return buffer.document()
 
     @classmethod
     def new_file(cls, text: str) -> Document:
@@ -79,3 +72,60 @@ class Document:
         if doc.lines and not doc.final_newline:
             doc = Document(doc.lines, doc.endings[:-1] + (LF,))
         return doc
+
+
+class TextBuffer:
+    """A document being edited in place, so a splice costs the size of the edit, not a copy of the file.
+
+    The preferred ending and the final-newline state are the file's as it was
+    read: edits never change the file's style.
+    """
+
+    def __init__(self, document: Document) -> None:
+        self.lines = list(document.lines)
+        self.endings = list(document.endings)
+        self.preferred = document.preferred_ending
+        self.final_newline = document.final_newline
+        self.index: LineIndex | None = None
+
+    def indexed(self) -> LineIndex:
+        """An index of the lines, kept up to date by `splice` from now on (worth it for a file with many blocks)."""
+        if self.index is None:
+            self.index = LineIndex(self.lines)
+        return self.index
+
+    def splice(self, start: int, end: int, new_lines: Sequence[str], sources: Sequence[int | None]) -> None:
+        """Replace lines ``[start, end)`` by ``new_lines``.
+
+        ``sources[i]`` names the old line that ``new_lines[i]`` reproduces, so it
+        keeps that line's ending; other new lines take the preferred ending.
+        A file without a final newline keeps having none.
+        """
+        preferred, endings = self.preferred, self.endings
+        new_endings = [(endings[source] or preferred) if source is not None else preferred for source in sources]
+        if self.index is not None:
+            self.index.splice(start, end, new_lines)
+        else:
+            self.lines[start:end] = new_lines
+        endings[start:end] = new_endings
+        if not self.final_newline and endings:
+            last = len(endings) - 1
+            for position in (start - 1, start + len(new_lines) - 1):
+                if 0 <= position < last and not endings[position]:
+                    endings[position] = preferred
+            endings[last] = ""
+
+    def document(self) -> Document:
+        return Document(tuple(self.lines), tuple(self.endings))
+
+    def to_text(self) -> str:
+        return _text_of(self.lines, self.endings)
+
+
+def _text_of(lines: Sequence[str], endings: Sequence[str]) -> str:
+    """Lines joined with their endings; plain LF files (the common case) take the fast path."""
+    if endings.count(LF) == len(endings):
+        return LF.join(lines) + LF if lines else ""
+    if endings.count(LF) == len(endings) - 1 and endings and endings[-1] == "":
+        return LF.join(lines)
+    return "".join(line + ending for line, ending in zip(lines, endings))

@@ -48,12 +48,25 @@ class Fence:
         return run >= self.length and not stripped[run:].strip()
 
 
-@lru_cache(maxsize=1024)
+CACHED_LINE_CHARS = 80
+
+
 def open_fence(stripped: str, custom: tuple[str, str] | None = None) -> Fence | None:
     """The fence this (already stripped) line opens, if any; `custom` is a configured non-markdown fence pair.
 
-    Fence lines repeat verbatim across a response, so answers are cached.
+    Fence lines are short and repeat verbatim across a response, so short lines' answers are cached.
     """
+    if len(stripped) > CACHED_LINE_CHARS:
+        return _open_fence(stripped, custom)
+    return _open_fence_cached(stripped, custom)
+
+
+@lru_cache(maxsize=1024)
+def _open_fence_cached(stripped: str, custom: tuple[str, str] | None) -> Fence | None:
+    return _open_fence(stripped, custom)
+
+
+def _open_fence(stripped: str, custom: tuple[str, str] | None) -> Fence | None:
     if stripped.startswith(("```", "~~~")):
         char = stripped[0]
         run = len(stripped) - len(stripped.lstrip(char))

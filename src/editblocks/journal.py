@@ -149,6 +149,9 @@ def owner_of(status: os.stat_result) -> tuple[int, int]:
     return status.st_uid, status.st_gid
 
 
+GITIGNORE = b"*\n"  # the journal holds copies of the user's files: git must never see it
+
+
 class Journal:
     """The runs recorded under ``<root>/.editblocks/journal/``."""
 
@@ -163,8 +166,11 @@ class Journal:
             self.home.mkdir()
             fsync_dir(self.home.parent)
         ignore = self.home / ".gitignore"
-        if not ignore.exists():
-            write_new_file(ignore, b"*\n")
+        if not ignore.is_file() or ignore.read_bytes() != GITIGNORE:
+            temp = self.home / ".gitignore.editblocks-new"
+            temp.unlink(missing_ok=True)
+            write_new_file(temp, GITIGNORE)
+            os.replace(temp, ignore)
         if not self.runs_dir.is_dir():
             self.runs_dir.mkdir()
             fsync_dir(self.home)

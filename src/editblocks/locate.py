@@ -28,6 +28,7 @@ from editblocks.fuzzy import (
     rank_windows,
     verbatim_similarity,
 )
+from editblocks.line_index import LineIndex
 from editblocks.model import percent
 from editblocks.normalize import (
     INDENT_CHARS,
@@ -157,8 +158,9 @@ class _Match:
 class _FileView:
     """The file's lines with each rung's comparison keys and joined text, computed at most once per call."""
 
-    def __init__(self, lines: Sequence[str]) -> None:
+    def __init__(self, lines: Sequence[str], index: LineIndex | None = None) -> None:
         self.lines = lines
+        self.index = index
         self._joined: dict[Rung, str | None] = {}
         self._keys: dict[Rung, Sequence[str]] = {}
         self._rankings: dict[tuple[str, ...], tuple[bool, list[ScoredWindow]]] = {}
@@ -212,6 +214,11 @@ class _FileView:
         Joins the keys with newlines and lets ``str.find`` do the scanning, so a
         search costs about one pass over the file, not one comparison per line.
         """
+        if rung is Rung.EXACT and self.index is not None:
+            starts = self.index.occurrences(pattern)
+            if starts is not None:
+                yield from (start for start in starts if start >= min_start)
+                return
         keys = self.keys(rung)
         if rung not in self._joined:
             joined = "\n".join(["", *keys, ""])
@@ -269,14 +276,19 @@ def locate(
     search_lines: Sequence[str],
     replace_lines: Sequence[str],
     options: LocateOptions = LocateOptions(),
+    index: LineIndex | None = None,
 ) -> Found | NotFound | Ambiguous:
     """Find ``search_lines`` in ``file_lines`` with the rungs of ``options`` and adapt ``replace_lines``.
 
-    Raises ``ValueError`` only for an empty search (creating files is the caller's job).
+    ``index``, an index of ``file_lines`` itself, makes the exact rung cost
+    the size of the search instead of a pass over the file. Raises
+    ``ValueError`` only for an empty search (creating files is the caller's job).
     """
     if not search_lines:
         raise ValueError("locate() needs at least one searched line")
-    view = _FileView(file_lines)
+    if index is not None and index.lines is not file_lines:
+        raise ValueError("the index must be built on file_lines itself")
+    view = _FileView(file_lines, index)
     search, replace = tuple(search_lines), tuple(replace_lines)
     hints: list[str] = []
     for rung in (rung for rung in LADDER if rung in options.rungs):

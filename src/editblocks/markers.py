@@ -78,14 +78,24 @@ class Marker:
     irregular: str = ""
 
 
-@lru_cache(maxsize=4096)
+CACHED_LINE_CHARS = 80
+
+
 def classify(line: str, short_run: int = 0) -> Marker | None:
     """The marker this whole line is, or None if it is content.
 
     `short_run` is the length of a block opened with a 3- or 4-character
     marker: inside it, bare runs of that same length count as markers too.
-    Marker lines repeat verbatim across a response, so answers are cached.
+    Marker lines are short and repeat verbatim across a response, so short
+    lines' answers are cached (long ones are not, so no big line stays alive).
     """
+    if len(line) > CACHED_LINE_CHARS:
+        return _classify(line, short_run)
+    return _classify_cached(line, short_run)
+
+
+@lru_cache(maxsize=4096)
+def _classify_cached(line: str, short_run: int) -> Marker | None:
     return _classify(line, short_run)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from editblocks.document import Document
+from editblocks.document import Document, TextBuffer
 from editblocks.locate import (
     DEFAULT_RUNGS,
     EXACT_ONLY,
@@ -25,9 +25,11 @@ from editblocks.locate import (
     explain_anchor_failure,
     locate,
 )
+from editblocks.line_index import LineIndex
 from editblocks.model import EXACT_ONLY_FORMATS, BlockKind, EditBlock, EditResult, Format, Reason, Status, percent
 
 MIN_ALREADY_APPLIED_CHARS = 12
+INDEX_FROM_BLOCK = 4  # a file's 4th block on: index its lines, so many blocks never cost blocks × lines
 MAX_LISTED_CANDIDATES = 10
 
 
@@ -87,9 +89,15 @@ class Plan:
 @dataclass
 class _FileState:
     source: Source
-    document: Document | None
-    original: Document | None
+    buffer: TextBuffer | None  # None while the file does not exist
+    blocks_seen: int = 0
     failed_at: int | None = None
+
+    def lines_and_index(self) -> tuple[list[str], LineIndex | None]:
+        assert self.buffer is not None
+        self.blocks_seen += 1
+        index = self.buffer.indexed() if self.blocks_seen >= INDEX_FROM_BLOCK else self.buffer.index
+        return self.buffer.lines, index
 
 
 def plan_edits(
@@ -103,8 +111,8 @@ def plan_edits(
         source = sources[block.path]
         state = states.get(source.key)
         if state is None:
-            document = Document.from_text(source.text) if source.text is not None else None
-            state = states[source.key] = _FileState(source, document, document)
+            buffer = TextBuffer(Document.from_text(source.text)) if source.text is not None else None
+            state = states[source.key] = _FileState(source, buffer)
         result = _plan_block(block, state, options)
         if not source.refusal:
             result = replace(result, file=source.key)
@@ -135,12 +143,11 @@ def abort_plan(plan: Plan, why: str) -> Plan:
 def _changed_files(states: Mapping[str, _FileState]) -> tuple[FilePlan, ...]:
     files = []
     for key, state in states.items():
-        if state.document is None or state.document == state.original:
+        if state.buffer is None:
             continue
-        original = state.original.to_text() if state.original is not None else None
-        text = state.document.to_text()
-        if text != original:
-            files.append(FilePlan(key, original, text))
+        text = state.buffer.to_text()
+        if text != state.source.text:
+            files.append(FilePlan(key, state.source.text, text))
     return tuple(files)
 
 
@@ -155,7 +162,7 @@ def _plan_block(block: EditBlock, state: _FileState, options: PlanOptions) -> Ed
         )
     if block.kind is BlockKind.CREATE:
         return _create(block, state)
-    if state.document is None:
+    if state.buffer is None:
         return EditResult(block, Status.FAILED, f"file not found: {block.path}", Reason.FILE_NOT_FOUND)
     return _edit(block, state, options)
 
@@ -171,9 +178,9 @@ def _lines(text: str) -> list[str]:
 def _create(block: EditBlock, state: _FileState) -> EditResult:
     key = state.source.key
     new_lines = _lines(block.new)
-    existing = state.document
+    existing = state.buffer
     if existing is not None and "".join(existing.lines).strip():
-        if list(existing.lines) == new_lines:
+        if existing.lines == new_lines:
             return EditResult(block, Status.SKIPPED, f"already applied: {key} already has exactly this content",
                               Reason.ALREADY_APPLIED, 1, len(new_lines), "create", 1.0)
         return EditResult(
@@ -181,7 +188,7 @@ def _create(block: EditBlock, state: _FileState) -> EditResult:
             f"cannot create {key}: it already exists and is not empty; to change it, quote the lines to replace "
             "in the old text", Reason.FILE_EXISTS,
         )
-    state.document = Document.new_file("\n".join(new_lines) + "\n" if new_lines else "")
+    state.buffer = TextBuffer(Document.new_file("\n".join(new_lines) + "\n" if new_lines else ""))
     return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None,
                       len(new_lines) or None, "create", 1.0)
 
@@ -195,32 +202,30 @@ def _rungs(block: EditBlock, options: PlanOptions) -> tuple[Rung, ...]:
 
 
 def _edit(block: EditBlock, state: _FileState, options: PlanOptions) -> EditResult:
-    document = state.document
-    assert document is not None
     key = state.source.key
+    lines, index = state.lines_and_index()
     search, replacement = _lines(block.search), _lines(block.replace)
-    outcome = locate(document.lines, search, replacement,
-                     LocateOptions(rungs=_rungs(block, options), first_match=options.first_match))
+    outcome = locate(lines, search, replacement,
+                     LocateOptions(rungs=_rungs(block, options), first_match=options.first_match), index)
     if isinstance(outcome, Found):
         return _found(block, state, outcome)
     if isinstance(outcome, Ambiguous):
         return _ambiguous(block, key, outcome)
-    already = _already_applied(block, document, replacement)
+    already = _already_applied(block, lines, index, replacement)
     if already is not None:
         return already
-    return _not_found(block, key, document, outcome)
+    return _not_found(block, key, lines, outcome)
 
 
 def _found(block: EditBlock, state: _FileState, found: Found) -> EditResult:
-    document = state.document
-    assert document is not None
+    assert state.buffer is not None
     first, last = found.start + 1, max(found.start + 1, found.end)
     similarity = round(found.similarity, 4)
     if block.is_noop:
         return EditResult(block, Status.SKIPPED,
                           f"no change: the old and new text are identical ({_span_words(found.start, found.end)})",
                           Reason.NO_OP, first, last, found.strategy.value, similarity)
-    state.document = document.splice(found.start, found.end, found.new_lines, found.sources)
+    state.buffer.splice(found.start, found.end, found.new_lines, found.sources)
     return EditResult(block, Status.APPLIED, _tolerance_note(found), Reason.NONE, first, last,
                       found.strategy.value, similarity)
 
@@ -253,12 +258,13 @@ def _ambiguous(block: EditBlock, key: str, ambiguous: Ambiguous) -> EditResult:
                       candidates=tuple(lines))
 
 
-def _already_applied(block: EditBlock, document: Document, replacement: list[str]) -> EditResult | None:
+def _already_applied(block: EditBlock, lines: list[str], index: LineIndex | None,
+                     replacement: list[str]) -> EditResult | None:
     """A re-sent edit: the old text is gone but the new text is already there."""
     if block.is_noop or len("".join(replacement).replace(" ", "")) < MIN_ALREADY_APPLIED_CHARS:
         return None
-    outcome = locate(document.lines, replacement, replacement,
-                     LocateOptions(rungs=(Rung.EXACT, Rung.TRAILING_WHITESPACE), first_match=True))
+    outcome = locate(lines, replacement, replacement,
+                     LocateOptions(rungs=(Rung.EXACT, Rung.TRAILING_WHITESPACE), first_match=True), index)
     if not isinstance(outcome, Found):
         return None
     first, last = outcome.start + 1, max(outcome.start + 1, outcome.end)
@@ -270,11 +276,11 @@ def _already_applied(block: EditBlock, document: Document, replacement: list[str
     )
 
 
-def _not_found(block: EditBlock, key: str, document: Document, outcome: NotFound) -> EditResult:
+def _not_found(block: EditBlock, key: str, lines: list[str], outcome: NotFound) -> EditResult:
     near = outcome.near_miss
     if block.format in EXACT_ONLY_FORMATS:
         parts = _lines(block.leading), _lines(block.old), _lines(block.trailing)
-        reason = f"{key}: {explain_anchor_failure(document.lines, *parts)}"
+        reason = f"{key}: {explain_anchor_failure(lines, *parts)}"
     else:
         reason = f"the old text was not found in {key}"
         if near is not None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter, deque
 from functools import lru_cache
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 
 from editblocks.fences import Fence, inline_commands, open_fence, shell_commands
@@ -583,17 +583,21 @@ class StreamParser:
             name = names[min(len(dividers), len(names) - 1)]
             self._events.append(BlockProgress(block.line, name, "".join(body[reported:])))
         else:
-            for name, begin, end in self._section_bounds(block):
-                begin = max(begin, reported)
+            for name, begin, end in self._section_bounds(block, reported):
                 if begin < end:
                     self._events.append(BlockProgress(block.line, name, "".join(body[begin:end])))
         block.reported = len(body)
 
     @staticmethod
-    def _section_bounds(block: _OpenBlock) -> list[tuple[str, int, int]]:
+    def _section_bounds(block: _OpenBlock, since: int = 0) -> list[tuple[str, int, int]]:
+        """Sections as (name, begin, end) body ranges, from body position `since` on (later dividers only)."""
         names = _SECTION_NAMES[block.start]
-        cuts = [0] + [d.index for d in block.dividers] + [len(block.body)]
-        return [(names[min(i, len(names) - 1)], cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
+        dividers = block.dividers
+        first = len(dividers)
+        while first > 0 and dividers[first - 1].index > since:
+            first -= 1
+        cuts = [since] + [d.index for d in dividers[first:]] + [len(block.body)]
+        return [(names[min(first + i, len(names) - 1)], cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
 
     def _detected_format(self) -> str:
         if self._format is not Format.AUTO:
@@ -634,7 +638,7 @@ def _split(block: _OpenBlock, error: _ErrorSink) -> _Sections | None:
         return None
     chosen = _pick_one(dividers, block.length)
     if chosen is None:
-        where = ", ".join(str(d.line) for d in dividers)
+        where = _line_numbers(d.line for d in dividers)
         error(line, f"block at line {line} has {len(dividers)} separator lines (lines {where}); cannot tell which one "
                     "divides old from new text. If the text itself contains such lines, write the block with "
                     "9-character markers (for example `<<<<<<<<< SEARCH`, `=========`, `>>>>>>>>> REPLACE`).")
@@ -671,6 +675,13 @@ def _dedent(text: str, indent: str) -> str:
     return _lines_text([line[size:] if line.startswith(indent) else "" for line in lines])
 
 
+def _line_numbers(numbers: Iterable[int], shown: int = 5) -> str:
+    """`3, 9, 12` — or the first few and how many more, so a diagnostic stays short whatever the block holds."""
+    listed = list(numbers)
+    head = ", ".join(str(n) for n in listed[:shown])
+    return head if len(listed) <= shown else f"{head} and {len(listed) - shown} more"
+
+
 def _pick_one(dividers: list[_Divider], length: int) -> _Divider | None:
     if len(dividers) == 1:
         return dividers[0]
@@ -699,15 +710,19 @@ def _split_anchored(block: _OpenBlock, error: _ErrorSink) -> _Sections | None:
 
 
 def _anchored_layouts(dividers: list[_Divider]) -> list[tuple[int, int, int]]:
+    """Every dash–separator–dash layout, but only up to two: one is the answer, two already mean ambiguity."""
+    dash_indices = [d.index for d in dividers if d.kind is MarkerKind.DASH]
     layouts: list[tuple[int, int, int]] = []
-    for position, middle in enumerate(dividers):
-        if middle.kind is not MarkerKind.SEPARATOR:
+    dashes_before = 0
+    for middle in dividers:
+        if middle.kind is MarkerKind.DASH:
+            dashes_before += 1
             continue
-        before = [d for d in dividers[:position] if d.kind is MarkerKind.DASH]
-        after = [d for d in dividers[position + 1 :] if d.kind is MarkerKind.DASH]
-        layouts.extend((b.index, middle.index, a.index) for b in before for a in after)
-        if len(layouts) > 1:
-            break
+        for first in dash_indices[: min(dashes_before, 2)]:
+            for last in dash_indices[dashes_before : dashes_before + 2]:
+                layouts.append((first, middle.index, last))
+                if len(layouts) > 1:
+                    return layouts
     return layouts
 
 

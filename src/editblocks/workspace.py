@@ -459,7 +459,8 @@ class Workspace:
                 if item.action is _Action.RESTORE and item.original is not None:
                     step = f"restoring `{item.entry.path}`"
                     target.parent.mkdir(parents=True, exist_ok=True)
-                    _replace_file(target, item.original, mode=item.entry.old_mode, owner=item.owner)
+                    _replace_file(target, item.original, mode=item.entry.old_mode, owner=item.owner,
+                                  temp=self._journaled_temp(item.entry))
                     restored.append(item.entry.path)
                 elif item.action is _Action.REMOVE:
                     step = f"removing `{item.entry.path}`"
@@ -475,11 +476,24 @@ class Workspace:
             return restored, removed, f"{_describe(error)} while {step}"
         return restored, removed, ""
 
+    def _journaled_temp(self, entry: JournalEntry) -> Path | None:
+        """The run's recorded temporary file for an entry, if the manifest names a safe one beside the file.
+
+        Restoring through it (not a fresh random name) means a restore killed
+        half-way leaves only files the journal knows, which the next undo clears.
+        """
+        name = entry.temp.rsplit("/", 1)[-1]
+        beside = entry.temp.rpartition("/")[0] == entry.path.rpartition("/")[0]
+        if beside and _TEMP_NAME.fullmatch(name) and is_plain_path(self.root, entry.temp):
+            return self.root / entry.temp
+        return None
+
     def _clear_leftovers(self, run: Run) -> None:
         """Remove the run's temporary files and the folders it created, if they are now empty."""
         for entry in run.entries:
-            if _TEMP_NAME.fullmatch(entry.temp.rsplit("/", 1)[-1]) and is_plain_path(self.root, entry.temp):
-                (self.root / entry.temp).unlink(missing_ok=True)
+            temp = self._journaled_temp(entry)
+            if temp is not None:
+                temp.unlink(missing_ok=True)
         folders = {folder for entry in run.entries for folder in entry.created_dirs}
         for folder in sorted(folders, key=lambda name: name.count("/"), reverse=True):
             if not is_plain_path(self.root, folder):
@@ -589,9 +603,13 @@ def _codec(encoding: str) -> tuple[bytes, str]:
         raise ValueError(f"unknown snapshot encoding {encoding!r}; expected one of {sorted(ENCODINGS)}") from None
 
 
-def _replace_file(target: Path, data: bytes, *, mode: int | None, owner: tuple[int, int] | None) -> None:
-    """Atomically give ``target`` new content through a temporary file in its folder."""
-    temp = target.parent / _temp_name(target.name)
+def _replace_file(target: Path, data: bytes, *, mode: int | None, owner: tuple[int, int] | None,
+                  temp: Path | None = None) -> None:
+    """Atomically give ``target`` new content through a temporary file in its folder (``temp`` if given)."""
+    if temp is None:
+        temp = target.parent / _temp_name(target.name)
+    else:
+        temp.unlink(missing_ok=True)
     write_new_file(temp, data, mode=mode, owner=owner)
     try:
         os.replace(temp, target)

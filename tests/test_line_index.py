@@ -1,0 +1,70 @@
+"""The line index must find exactly what a brute-force scan finds, through any sequence of splices."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from editblocks import line_index
+from editblocks.line_index import LineIndex
+from editblocks.model import BlockKind, EditBlock, Format, Status
+from editblocks.plan import INDEX_FROM_BLOCK, Source, plan_edits
+
+few_lines = st.lists(st.sampled_from(["a", "b", "c", "", "}"]), max_size=30)
+
+
+def brute_force(lines: list[str], pattern: list[str]) -> list[int]:
+    size = len(pattern)
+    return [start for start in range(len(lines) - size + 1) if lines[start : start + size] == pattern]
+
+
+@settings(max_examples=300)
+@given(few_lines, st.data())
+def test_occurrences_match_a_scan_after_any_splices(lines, data):
+    live = list(lines)
+    index = LineIndex(live)
+    for _ in range(data.draw(st.integers(0, 60))):
+        start = data.draw(st.integers(0, len(live)))
+        end = data.draw(st.integers(start, len(live)))
+        index.splice(start, end, data.draw(few_lines.map(lambda ls: ls[:4])))
+        assert index.lines is live
+        pattern = data.draw(st.lists(st.sampled_from(["a", "b", "c", "", "}"]), min_size=1, max_size=3))
+        found = index.occurrences(pattern)
+        assert found is None or found == brute_force(live, pattern)
+
+
+def test_small_budgets_rebuild_often_and_stay_right(monkeypatch):
+    monkeypatch.setattr(line_index, "MIN_BUDGET", 1)
+    live = [f"line {n}" for n in range(200)]
+    index = LineIndex(live)
+    for step in range(150):
+        position = live.index(f"line {step}")
+        index.splice(position, position + 1, [f"new {step}", f"line {step}"])
+        for pattern in ([f"line {step}"], [f"new {step}", f"line {step}"], ["line 199"], [f"new {step // 2}"]):
+            assert index.occurrences(pattern) == brute_force(live, pattern)
+    assert index.occurrences(["line 199"]) == [349]
+
+
+def test_a_very_common_line_falls_back_to_a_scan():
+    index = LineIndex(["}"] * 10_000 + ["unique"])
+    assert index.occurrences(["}"]) is None
+    assert index.occurrences(["}", "unique"]) == [9_999]
+
+
+def test_planning_with_the_index_gives_the_same_result_as_without():
+    lines = [f"value_{n} = {n}" for n in range(3_000)] + ["value_7 = 7"]
+    text = "\n".join(lines) + "\n"
+    blocks = [
+        EditBlock("big.py", "", f"value_{n} = {n}\n", f"value_{n} = {n * 2}\nextra_{n} = 0\n", "", BlockKind.EDIT,
+                  Format.DIFF, n + 1)
+        for n in (10, 20, 7, 30, 40, 2_999, 50, 20)
+    ]
+    assert len(blocks) > INDEX_FROM_BLOCK
+    plan = plan_edits(blocks, {"big.py": Source("big.py", text)})
+    statuses = [r.status for r in plan.results]
+    assert statuses == [Status.APPLIED] * 2 + [Status.FAILED] + [Status.APPLIED] * 4 + [Status.SKIPPED]
+    assert "ambiguous" in plan.results[2].reason.lower() and plan.results[2].candidates == (8, 3_003)
+    expected = text
+    for n in (10, 20, 30, 40, 2_999, 50):
+        expected = expected.replace(f"value_{n} = {n}\n", f"value_{n} = {n * 2}\nextra_{n} = 0\n", 1)
+    assert plan.files[0].text == expected
