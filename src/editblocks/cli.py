@@ -17,6 +17,7 @@ from rich.console import Console
 from editblocks.apply import LOCK_WAIT_SECONDS, apply
 from editblocks.cli_eval import eval_command
 from editblocks.cli_prompt import prompt_command
+from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
 from editblocks.display import apply_report, diagnostics_table, formats_report, parse_report
 from editblocks.feedback import feedback_message
 from editblocks.model import ApplyResult, Format, ParseResult, Status
@@ -26,15 +27,8 @@ from editblocks.stream import parse
 from editblocks.validate import validate
 from editblocks.workspace import Workspace, WorkspaceError
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024  # far above any real answer; a guard against runaway or hostile input
 FORMAT_CHOICES = [fmt.value for fmt in Format]
-
-
-class InputError(click.ClickException):
-    """Unreadable or unusable input: one line on stderr, exit 2, never a traceback."""
-
-    exit_code = EXIT_USAGE
 
 
 def read_response(source: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:

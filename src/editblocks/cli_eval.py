@@ -27,11 +27,11 @@ from editblocks.evaluate import (
     find_cases,
     report_json,
 )
+from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
 from editblocks.model import Format
 from editblocks.plan import Policy
 from editblocks.replay import ReplayError, import_commit
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 SHOWN_DIFFERENCE_LINES = 20
 
 _STYLES = {
@@ -43,12 +43,6 @@ _STYLES = {
     Verdict.MISREPORTED: "magenta",
     Verdict.ERROR: "red",
 }
-
-
-class EvalInputError(click.ClickException):
-    """Unusable input (no cases, a commit that cannot be replayed): one line on stderr, exit 2."""
-
-    exit_code = EXIT_USAGE
 
 
 @click.command("eval")
@@ -88,7 +82,7 @@ def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, o
         raise click.UsageError("give at least one folder of cases (or --from-git to import one)")
     count = len(find_cases(folders))
     if count == 0:
-        raise EvalInputError(f"no case folders (folders holding response.md) under {', '.join(folders)}")
+        raise InputError(f"no case folders (folders holding response.md) under {', '.join(folders)}")
     # A flag left off means "as the case says", not "off": only a given flag overrides case.json.
     with _progress(count, show=count > PARALLEL_THRESHOLD and sys.stderr.isatty()) as advance:
         report = evaluate_cases(folders, format=format_, on_failure=on_failure, strict=strict or None,
@@ -113,7 +107,7 @@ def _replay(folders: tuple[str, ...], repo: str | None, response: str | None, co
     try:
         case = import_commit(repo, response, commit, out)
     except ReplayError as error:
-        raise EvalInputError(str(error)) from None
+        raise InputError(str(error)) from None
     if as_json:
         click.echo(json.dumps({"case": str(case.folder), "commit": case.commit, "before": list(case.before),
                                "after": list(case.after)}, indent=2))

@@ -58,10 +58,12 @@ def word_changes(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[
     """Character spans that differ between two lines, compared word by word (readable, unlike char diffs)."""
     old_tokens, new_tokens = _TOKEN.findall(old), _TOKEN.findall(new)
     old_offsets, new_offsets = _offsets(old_tokens), _offsets(new_tokens)
-    old_spans, new_spans = [], []
-    for tag, a1, a2, b1, b2 in Indel.opcodes(old_tokens, new_tokens).as_list():
-        if tag == "equal":
+    old_spans: list[tuple[int, int]] = []
+    new_spans: list[tuple[int, int]] = []
+    for opcode in Indel.opcodes(old_tokens, new_tokens):
+        if opcode.tag == "equal":
             continue
+        a1, a2, b1, b2 = opcode.src_start, opcode.src_end, opcode.dest_start, opcode.dest_end
         if a2 > a1:
             old_spans.append((old_offsets[a1], old_offsets[a2]))
         if b2 > b1:

@@ -221,8 +221,8 @@ class _FileView:
                 return
         keys = self.keys(rung)
         if rung not in self._joined:
-            joined = "\n".join(["", *keys, ""])
-            self._joined[rung] = joined if joined.count("\n") == len(keys) + 1 else None
+            text = "\n".join(["", *keys, ""])
+            self._joined[rung] = text if text.count("\n") == len(keys) + 1 else None
         joined = self._joined[rung]
         needle = "\n" + "\n".join(pattern) + "\n"
         if joined is None or needle.count("\n") != len(pattern) + 1:
@@ -455,7 +455,7 @@ def _line_adapter(
     """How a changed replacement line is written into the file on ``rung``."""
     if rung in (Rung.EXACT, Rung.TRAILING_WHITESPACE):
         return lambda line: line
-    substituted = frozenset()
+    substituted: frozenset[str] = frozenset()
     if rung is not Rung.INDENTATION:
         # Typographic characters the model put in the search where the file has ASCII.
         substituted = frozenset(typographic_characters("".join(search)) - typographic_characters("".join(region)))

@@ -10,6 +10,8 @@ real text in HTML and XML sources and must never compare equal to ``&``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 INDENT_CHARS = " \t"
 TAB_WIDTHS = (4, 8, 2)
 """Tab widths tried when tabs meet spaces; the first one that explains the indentation wins."""
@@ -52,7 +54,8 @@ def map_back_typography(text: str, characters: set[str] | frozenset[str]) -> str
     """Replace only the given typographic ``characters`` of ``text`` by their ASCII equivalents."""
     if not characters or text.isascii():
         return text
-    return text.translate(str.maketrans({char: TYPOGRAPHIC_EQUIVALENTS[char] for char in characters}))
+    table: dict[str, str | int | None] = {char: TYPOGRAPHIC_EQUIVALENTS[char] for char in characters}
+    return text.translate(str.maketrans(table))
 
 
 def is_blank(line: str) -> bool:
@@ -95,7 +98,7 @@ def indented_key(line: str, tab_width: int) -> str:
     return " " * indent_columns(leading_indent(line), tab_width) + content_key(line)
 
 
-def indentation_uses_tabs(lines: list[str] | tuple[str, ...]) -> bool | None:
+def indentation_uses_tabs(lines: Sequence[str]) -> bool | None:
     """Whether indented ``lines`` mostly start with a tab; ``None`` when none is indented."""
     tabs = spaces = 0
     for line in lines:

@@ -320,8 +320,8 @@ class Workspace:
                 step = f"replacing `{entry.path}`"
                 os.replace(self.root / entry.temp, self.root / entry.path)
             step = "syncing the changed folders"
-            for folder in self._folders_touched(run):
-                fsync_dir(folder)
+            for touched in self._folders_touched(run):
+                fsync_dir(touched)
             step = "recording the run in the journal"
             self._journal.mark(run, RunState.COMMITTED)
         except OSError as error:
