@@ -166,7 +166,10 @@ class Journal:
             self.home.mkdir()
             fsync_dir(self.home.parent)
         ignore = self.home / ".gitignore"
-        if not ignore.is_file() or ignore.read_bytes() != GITIGNORE:
+        if not ignore.exists():
+            write_new_file(ignore, GITIGNORE)
+        elif ignore.read_bytes() != GITIGNORE:
+            # A run killed while creating it left it incomplete (no backups exist yet then): repair it atomically.
             temp = self.home / ".gitignore.editblocks-new"
             temp.unlink(missing_ok=True)
             write_new_file(temp, GITIGNORE)
