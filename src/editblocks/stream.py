@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter, deque
 from functools import lru_cache
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from editblocks.fences import Fence, inline_commands, open_fence, shell_commands
@@ -174,7 +174,8 @@ class StreamParser:
         self._events_on = events
         self._pending: list[str] = []
         self._line_no = 0
-        self._recent: deque[tuple[str, str | None]] = deque(maxlen=LOOKBACK_LINES)  # (line, fence info if a fence line)
+        # (lines, None) for plain lines, one or a run of them joined by newlines; (line, fence info) for a fence line
+        self._recent: deque[tuple[str, str | None]] = deque(maxlen=LOOKBACK_LINES)
         self._fence: Fence | None = None
         self._shell_lines: list[tuple[int, str]] | None = None
         self._think_line: int | None = None
@@ -263,9 +264,23 @@ class StreamParser:
         end = len(text)
         number = self._line_no
         special = SPECIAL_FIRST_CHARS
+        next_special = -1  # where the next line that could be a marker or fence starts, once searched for
         while position < end:
             block = self._block
             if block is None:
+                if self._think_line is None and self._shell_lines is None:
+                    if next_special < position:
+                        found = _TOP_CANDIDATE.search(text, position - 1)
+                        next_special = found.start() + 1 if found is not None else end
+                    stop = next_special
+                    if self._fence is None:
+                        tick = text.find("`", position, stop)
+                        if tick != -1:
+                            stop = text.rfind("\n", 0, tick) + 1
+                    if stop > position:
+                        number = self._plain_run(text, position, stop, number)
+                        position = stop
+                        continue
                 newline = text.find("\n", position)
                 line = text[position:newline]
                 position = newline + 1
@@ -294,9 +309,19 @@ class StreamParser:
 
     # --- lines outside blocks -----------------------------------------------------
 
+    def _plain_run(self, text: str, start: int, stop: int, number: int) -> int:
+        """Whole lines with nothing to act on (no marker, fence or backtick), taken in bulk; returns the new line count.
+
+        They only matter as text events and, the last few, for the path look-back.
+        """
+        if self._events_on:
+            self._add_text(text[start:stop], number + 1)
+        self._recent.append((text[start : stop - 1], None))
+        return number + text.count("\n", start, stop)
+
     def _plain_line(self, line: str, number: int) -> None:
         if self._events_on:
-            self._add_text(line, number)
+            self._add_text(line + "\n", number)
         if self._think_line is not None:
             if any(tag in line.lower() for tag in _THINK_CLOSE):
                 self._think_line = None
@@ -339,7 +364,7 @@ class StreamParser:
             if not any(tag in stripped.lower() for tag in _THINK_CLOSE):
                 self._think_line = number
                 if self._events_on:
-                    self._add_text(line, number)
+                    self._add_text(line + "\n", number)
                 return
         note = near_marker(line) if marker is None else None
         if note:
@@ -363,7 +388,7 @@ class StreamParser:
             info = looks_like.info
         self._recent.append((line, info))
         if self._events_on:
-            self._add_text(line, number)
+            self._add_text(line + "\n", number)
         return True
 
     def _finish_shell_fence(self) -> None:
@@ -434,7 +459,8 @@ class StreamParser:
         leading, old, new, trailing = sections
         if block.indent:
             leading, old, new, trailing = (_dedent(part, block.indent) for part in sections)
-        kind = BlockKind.EDIT if (leading + old + trailing).strip() else BlockKind.CREATE
+        blank = all(not part or part.isspace() for part in (leading, old, trailing))
+        kind = BlockKind.CREATE if blank else BlockKind.EDIT
         path = resolve_known(block.path, self._known, creating=kind is BlockKind.CREATE)
         edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line)
         self._held = _Held(edit, block.interrupting, end_line)
@@ -480,7 +506,7 @@ class StreamParser:
     def _path_for_block(self, start: MarkerKind) -> tuple[str | None, Format, str]:
         """Look back over the last few lines for the block's path (nearest non-fence line)."""
         crossed_fence = False
-        for line, fence_info in reversed(self._recent):
+        for line, fence_info in self._lines_before():
             stripped = line.strip()
             if not stripped:
                 continue
@@ -496,6 +522,21 @@ class StreamParser:
                 return found.path, self._block_format(start, style, found.labelled), ""
             return self._carry_over(start, stripped)
         return self._carry_over(start, "")
+
+    def _lines_before(self) -> Iterator[tuple[str, str | None]]:
+        """The last `LOOKBACK_LINES` lines outside blocks, nearest first, each with its fence info if a fence line."""
+        left = LOOKBACK_LINES
+        for lines, fence_info in reversed(self._recent):
+            if fence_info is not None:
+                yield lines, fence_info
+                left -= 1
+            else:
+                pieces = lines.rsplit("\n", left)[-left:]
+                left -= len(pieces)
+                for line in reversed(pieces):
+                    yield line, None
+            if left <= 0:
+                return
 
     def _path_line(self, stripped: str) -> PathLine | None:
         """Cached: models repeat the same path line before many blocks."""
@@ -553,14 +594,15 @@ class StreamParser:
             self._flush_text()
             self._events.append(DiagnosticEvent(diagnostic))
 
-    def _add_text(self, line: str, number: int) -> None:
+    def _add_text(self, lines: str, number: int) -> None:
+        """Keep whole lines (each ending in a newline) for the next text event; ``number`` is the first one's."""
         if not self._text:
             self._text_line = number
-        self._text.append(line)
+        self._text.append(lines)
 
     def _flush_text(self) -> None:
         if self._text:
-            self._events.append(TextEvent("\n".join(self._text) + "\n", self._text_line))
+            self._events.append(TextEvent("".join(self._text), self._text_line))
             self._text = []
 
     def _take_events(self, final: bool = False) -> list[Event]:
@@ -619,6 +661,11 @@ _SECTION_NAMES: dict[MarkerKind, tuple[str, ...]] = {
 }
 
 
+_TOP_CANDIDATE = re.compile("\n(?:[ \t][^\\S\n]*)?[" + re.escape("".join(sorted(SPECIAL_FIRST_CHARS))) + "]")
+"""Outside blocks, the start of a line that could be a marker or fence: its first character, or after
+indentation that begins with a space or tab, is one of the marker and fence characters."""
+
+
 @lru_cache(maxsize=32)
 def _candidate_lines(indent: str) -> re.Pattern[str]:
     """Lines inside a block that could be markers: the block's indentation, then a marker character."""
@@ -650,14 +697,14 @@ def _split(block: _OpenBlock, error: _ErrorSink) -> _Sections | None:
 
 
 def _split_common_prefix(old: str, new: str) -> _Sections:
-    """The guillemet anchor: the lines both sections start with."""
-    old_lines, new_lines = old.split("\n")[:-1], new.split("\n")[:-1]
+    """The guillemet anchor: the whole lines both sections start with (compared up to the first difference only)."""
     shared = 0
-    for a, b in zip(old_lines, new_lines):
-        if a != b:
+    while True:
+        end = old.find("\n", shared) + 1
+        if end == 0 or not new.startswith(old[shared:end], shared):
             break
-        shared += 1
-    return (_lines_text(old_lines[:shared]), _lines_text(old_lines[shared:]), _lines_text(new_lines[shared:]), "")
+        shared = end
+    return old[:shared], old[shared:], new[shared:], ""
 
 
 def _lines_text(lines: list[str]) -> str:
