@@ -288,7 +288,7 @@ def test_a13_guillemet_no_op_is_not_applied(tmp_path):
     content = "def run():\n    go()\n"
     make_tree(tmp_path, {"g.py": content})
     outcome = run(tmp_path, guillemet("g.py", "def run():\n    go()\n", "def run():\n    go()\n"))
-    assert statuses(outcome) != ["applied"]
+    assert single(outcome).status is Status.SKIPPED and single(outcome).code is Reason.NO_OP
     assert outcome.files_modified == () and read(tmp_path, "g.py") == content.encode()
 
 
@@ -497,6 +497,59 @@ def test_a22_create_block_re_sent(tmp_path):
     make_tree(tmp_path, {"n.py": "made = True\n"})
     result = single(run(tmp_path, diff_edit("n.py", ("", "made = True\n"))))
     assert result.status is Status.SKIPPED and result.reason.startswith("already applied")
+
+
+IMPORTS = "import os\nimport sys\n\nprint(os.sep)\n"
+ADD_JSON = ("import os\nimport sys\n", "import os\nimport sys\nimport json\n")
+
+
+def test_a22_re_sent_insertion_is_not_inserted_twice(tmp_path):
+    make_tree(tmp_path, {"m.py": IMPORTS})
+    assert statuses(run(tmp_path, diff_edit("m.py", ADD_JSON))) == ["applied"]
+    applied_once = read(tmp_path, "m.py")
+    before = os.stat(tmp_path / "m.py")
+    again = single(run(tmp_path, diff_edit("m.py", ADD_JSON)))
+    assert again.status is Status.SKIPPED and again.code is Reason.ALREADY_APPLIED
+    assert (again.start_line, again.end_line) == (1, 3)
+    assert_untouched(tmp_path, "m.py", applied_once, before)
+    assert applied_once.count(b"import json") == 1
+
+
+def test_a22_the_same_insertion_twice_in_one_response_applies_once(tmp_path):
+    make_tree(tmp_path, {"m.py": IMPORTS})
+    before_line = ("print(os.sep)\n", "print('start')\nprint(os.sep)\n")
+    outcome = run(tmp_path, diff_edit("m.py", ADD_JSON, ADD_JSON, before_line, before_line))
+    assert statuses(outcome) == ["applied", "skipped", "applied", "skipped"]
+    assert read(tmp_path, "m.py") == b"import os\nimport sys\nimport json\n\nprint('start')\nprint(os.sep)\n"
+
+
+def test_adding_a_blank_line_next_to_an_existing_one_is_applied(tmp_path):
+    make_tree(tmp_path, {"b.py": "x = 1\n\ndef f():\n    pass\n"})
+    outcome = run(tmp_path, diff_edit("b.py", ("def f():\n", "\ndef f():\n")))
+    assert statuses(outcome) == ["applied"]
+    assert read(tmp_path, "b.py") == b"x = 1\n\n\ndef f():\n    pass\n"
+
+
+def test_new_text_elsewhere_does_not_hide_a_search_that_was_not_found(tmp_path):
+    make_tree(tmp_path, {"v.py": (
+        "def check(msg):\n"
+        "    if not msg:\n"
+        "        raise ValueError(msg)\n"
+        "\n"
+        "def parse(text):\n"
+        "    if not text:\n"
+        "        return None\n"
+    )})
+    result = single(run(tmp_path, diff_edit("v.py", ("        retrun None\n", "        raise ValueError(msg)\n"))))
+    assert result.status is Status.FAILED and result.code is Reason.NOT_FOUND
+    assert "line 7" in result.reason
+
+
+def test_a22_a_short_edit_re_sent_is_already_applied(tmp_path):
+    make_tree(tmp_path, {"c.py": "x = 10\ny = 2\n"})
+    result = single(run(tmp_path, diff_edit("c.py", ("x = 1\n", "x = 10\n"))))
+    assert result.status is Status.SKIPPED and result.code is Reason.ALREADY_APPLIED
+    assert (result.start_line, result.end_line) == (1, 1)
 
 
 # --- exact-only formats and the ladder switches -------------------------------------------------

@@ -508,6 +508,26 @@ def test_fuzzy_refuses_two_near_identical_windows():
     assert isinstance(chosen, Found) and chosen.start == 0
 
 
+def test_fuzzy_refuses_a_file_made_of_copies_of_the_best_window():
+    record = ["    x = 1", "    y = 2", "}", ""]
+    file = record * 60
+    search = ["    x = 1", "    y = 3", "}", ""] * 8
+    result = locate(file, search, ["    z = 9"], WITH_FUZZY)
+    assert isinstance(result, Ambiguous) and result.strategy is Rung.FUZZY
+    assert len(result.starts) >= 3
+    assert all(file[start : start + 2] == record[:2] for start in result.starts)
+
+
+def test_fuzzy_first_match_takes_the_lowest_copy_that_does_not_overlap_the_best_one():
+    block = ["def total(items):", "    s = 0", "    for i in items:", "        s += i", "    return s"]
+    file = [*block, "", "x = 1", "", *block, "", "y = 2", "", *block]
+    search = [*block[:3], "        s = s + i", block[4]]
+    options = LocateOptions(rungs=(*DEFAULT_RUNGS, Rung.FUZZY), first_match=True)
+    assert isinstance(locate(file, search, search, WITH_FUZZY), Ambiguous)
+    chosen = locate(file, search, search, options)
+    assert isinstance(chosen, Found) and chosen.start == 0
+
+
 def test_fuzzy_span_covers_a_line_the_model_left_out():
     search = [PARSER[0], PARSER[1], PARSER[3], "    validate(setings)"]
     result = locate(PARSER, search, search, WITH_FUZZY)
@@ -666,3 +686,48 @@ def test_locate_never_raises_and_found_spans_are_valid(file, search, replace, fi
         assert isinstance(result, NotFound)
         near = result.near_miss
         assert near is None or 0 <= near.start < near.end <= len(file)
+
+
+def _uniformly_shifted_windows(file: list[str], search: list[str], fold: bool) -> list[int]:
+    """The definition the indentation and typography rungs implement, checked window by window."""
+    from editblocks.normalize import TAB_WIDTHS, content_key, fold_typography, indent_columns, leading_indent
+
+    prepare = fold_typography if fold else (lambda line: line)
+    starts = []
+    for start in range(len(file) - len(search) + 1):
+        window = [prepare(line) for line in file[start : start + len(search)]]
+        searched = [prepare(line) for line in search]
+        if [content_key(line) for line in window] != [content_key(line) for line in searched]:
+            continue
+        pairs = [(leading_indent(a), leading_indent(b)) for a, b in zip(window, searched) if content_key(b)]
+        for tab_width in TAB_WIDTHS:
+            if len({indent_columns(a, tab_width) - indent_columns(b, tab_width) for a, b in pairs}) <= 1:
+                starts.append(start)
+                break
+    return starts
+
+
+INDENTED_LINES = ["a", "  a", "    a", "\ta", "\t  a", "b", "  b", "\tb", "", "  ", "\u201cb\u201d", "  \u201cb\u201d"]
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(INDENTED_LINES), min_size=1, max_size=14), st.data())
+def test_shifted_windows_are_exactly_the_uniformly_indented_copies(file, data):
+    from editblocks.locate import _FileView
+
+    search = data.draw(st.lists(st.sampled_from(INDENTED_LINES), min_size=1, max_size=5))
+    view = _FileView(file)
+    for rung in (Rung.INDENTATION, Rung.TYPOGRAPHY):
+        expected = _uniformly_shifted_windows(file, search, fold=rung is Rung.TYPOGRAPHY)
+        assert view.shifted_occurrences(rung, search, 0, 1000) == expected
+        assert view.shifted_occurrences(rung, search, 2, 1000) == [start for start in expected if start >= 2]
+        assert view.shifted_occurrences(rung, search, 0, 1) == expected[:1]
+
+
+def test_indentation_rung_on_a_file_of_near_copies_takes_one_pass():
+    """Thousands of windows equal but for one line's indentation: each must not cost a check of the whole window."""
+    file = [" " * (4 * (number % 3)) + "x" for number in range(20_000)]
+    search = [" " * (4 * (number % 3) + 2) + "x" for number in range(2_000)]
+    search[-1] = "x"
+    result = locate(file, search, search)
+    assert isinstance(result, NotFound)

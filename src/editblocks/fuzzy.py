@@ -86,6 +86,11 @@ class ScoredWindow:
     deviating: frozenset[int]
     """Search indices of paired lines whose indentation does not follow ``shift``."""
 
+    @property
+    def offset(self) -> int:
+        """Where the first searched line would be, given how the first pair lines up."""
+        return self.pairs[0].file_index - self.pairs[0].search_index
+
     def overlaps(self, other: ScoredWindow) -> bool:
         return self.start < other.end and other.start < self.end
 
@@ -120,7 +125,7 @@ def rank_windows(
     ``max_windows`` bounds how many candidate offsets are scored precisely.
     """
     votes = _vote_for_offsets(file, search, probe_near_duplicates)
-    pad = 2 + len(search) // 10
+    pad = _pad(search)
     windows: dict[tuple[int, int], ScoredWindow] = {}
     for offset in _distinct_offsets(votes, pad, max_windows):
         window = _score_window(file, search, offset, pad)
@@ -182,6 +187,16 @@ def _distinct_offsets(votes: dict[int, float], pad: int, max_windows: int) -> li
             if len(chosen) == max_windows:
                 break
     return chosen
+
+
+def _pad(search: FuzzyLines) -> int:
+    """Lines of slack around a window, for lines the model dropped or added."""
+    return 2 + len(search) // 10
+
+
+def score_window(file: FuzzyLines, search: FuzzyLines, offset: int) -> ScoredWindow | None:
+    """The window for the searched lines placed from file line ``offset`` on, as `rank_windows` scores it."""
+    return _score_window(file, search, offset, _pad(search))
 
 
 def _score_window(file: FuzzyLines, search: FuzzyLines, offset: int, pad: int) -> ScoredWindow | None:

@@ -16,6 +16,7 @@ The replacement is always literal text: nothing in it is interpreted.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
@@ -26,6 +27,7 @@ from editblocks.fuzzy import (
     ScoredWindow,
     common_line_runs,
     rank_windows,
+    score_window,
     verbatim_similarity,
 )
 from editblocks.line_index import LineIndex
@@ -36,6 +38,7 @@ from editblocks.normalize import (
     content_key,
     fold_typography,
     indent_columns,
+    indentation_steps,
     indentation_uses_tabs,
     indented_key,
     is_blank,
@@ -161,7 +164,8 @@ class _FileView:
     def __init__(self, lines: Sequence[str], index: LineIndex | None = None) -> None:
         self.lines = lines
         self.index = index
-        self._joined: dict[Rung, str | None] = {}
+        self._joined: dict[Rung | tuple[Rung, int], str | None] = {}
+        self._shapes: dict[tuple[Rung, int], list[str]] = {}
         self._keys: dict[Rung, Sequence[str]] = {}
         self._rankings: dict[tuple[str, ...], tuple[bool, list[ScoredWindow]]] = {}
 
@@ -208,6 +212,12 @@ class _FileView:
             cached = self._rankings[search] = (thorough, windows)
         return cached[1]
 
+    def window_at(self, search: tuple[str, ...], offset: int) -> ScoredWindow:
+        """The window scored with the searched lines placed from file line ``offset`` on."""
+        window = score_window(self.fuzzy, FuzzyLines(search), offset)
+        assert window is not None, "a copy of a scored window scores too"
+        return window
+
     def occurrences(self, rung: Rung, pattern: list[str], min_start: int = 0) -> Iterator[int]:
         """Start of every occurrence of ``pattern`` among the rung's keys, overlapping ones included, in order.
 
@@ -219,11 +229,56 @@ class _FileView:
             if starts is not None:
                 yield from (start for start in starts if start >= min_start)
                 return
+        yield from self._find(rung, self.keys(rung), pattern, min_start)
+
+    def shifted_occurrences(self, rung: Rung, search: Sequence[str], min_start: int, limit: int) -> list[int]:
+        """Up to ``limit`` starts, lowest first, of windows equal to ``search`` on ``rung`` (indentation or
+        typography) whose indentation differs from the search's by one uniform shift.
+
+        A window qualifies when every non-blank searched line after the first
+        steps in or out from the non-blank line before it as the file's line
+        does. The steps are part of the keys searched for, so a file full of
+        near-copies costs one pass, not a check of the whole window per copy.
+        """
+        pattern = [_line_key(rung, line) for line in search]
+        non_blank = [index for index, key in enumerate(pattern) if key]
+        if len(non_blank) < 2:
+            return list(islice(self.occurrences(rung, pattern, min_start), limit))
+        head = non_blank[0] + 1
         keys = self.keys(rung)
-        if rung not in self._joined:
+        searched = [fold_typography(line) for line in search] if rung is Rung.TYPOGRAPHY else search
+        tab_widths = TAB_WIDTHS if self.has_tabs or any("\t" in line for line in searched) else TAB_WIDTHS[:1]
+        starts: set[int] = set()
+        for tab_width in tab_widths:
+            tail = indentation_steps(searched, pattern, tab_width)[head:]
+            found: list[int] = []
+            for position in self._find((rung, tab_width), self._shape(rung, tab_width), tail, head + min_start):
+                start = position - head
+                if list(keys[start:position]) == pattern[:head]:
+                    found.append(start)
+                    if len(found) == limit:
+                        break
+            starts.update(found)
+        return sorted(starts)[:limit]
+
+    @cached_property
+    def has_tabs(self) -> bool:
+        return any("\t" in line for line in self.lines)
+
+    def _shape(self, rung: Rung, tab_width: int) -> list[str]:
+        if (rung, tab_width) not in self._shapes:
+            lines = self.fuzzy.folded if rung is Rung.TYPOGRAPHY else self.lines
+            self._shapes[rung, tab_width] = indentation_steps(lines, self.keys(rung), tab_width)
+        return self._shapes[rung, tab_width]
+
+    def _find(
+        self, name: Rung | tuple[Rung, int], keys: Sequence[str], pattern: list[str], min_start: int
+    ) -> Iterator[int]:
+        """Every occurrence of ``pattern`` in ``keys`` (joined once per ``name`` and searched with ``str.find``)."""
+        if name not in self._joined:
             text = "\n".join(["", *keys, ""])
-            self._joined[rung] = text if text.count("\n") == len(keys) + 1 else None
-        joined = self._joined[rung]
+            self._joined[name] = text if text.count("\n") == len(keys) + 1 else None
+        joined = self._joined[name]
         needle = "\n" + "\n".join(pattern) + "\n"
         if joined is None or needle.count("\n") != len(pattern) + 1:
             yield from _occurrences_by_comparison(keys, pattern, min_start)
@@ -352,14 +407,14 @@ def _windows_equal_on_rung(
         return []
     pattern = [_line_key(rung, line) for line in search]
     matches: list[_Match] = []
-    for start in view.occurrences(rung, pattern, min_start):
-        if rung in (Rung.INDENTATION, Rung.TYPOGRAPHY):
+    if rung in (Rung.INDENTATION, Rung.TYPOGRAPHY):
+        for start in view.shifted_occurrences(rung, search, min_start, limit):
             shift = _uniform_shift(view.lines[start : start + len(search)], search, rung is Rung.TYPOGRAPHY)
-            if shift is None:
-                continue
+            assert shift is not None, "shifted_occurrences only yields uniformly shifted windows"
             matches.append(_Match(start, search, replace, *shift))
-        else:
-            matches.append(_Match(start, search, replace))
+        return matches
+    for start in view.occurrences(rung, pattern, min_start):
+        matches.append(_Match(start, search, replace))
         if len(matches) >= limit:
             break
     return matches
@@ -582,6 +637,12 @@ def _locate_fuzzy(
     refusal = _fuzzy_refusal(best, searched, options)
     if refusal:
         return refusal
+    copies = _copies_elsewhere(view, best, options)
+    if copies:
+        if not options.first_match:
+            return _ambiguous([best.start, *copies], Rung.FUZZY, options)
+        if copies[0] < best.start:
+            best = view.window_at(search, best.offset + copies[0] - best.start)
     rivals = [w for w in windows[1:] if not w.overlaps(best) and best.similarity - w.similarity < options.fuzzy_margin]
     if rivals:
         contenders = sorted([best, *rivals], key=lambda window: window.start)
@@ -593,6 +654,23 @@ def _locate_fuzzy(
         view, Rung.FUZZY, search, replace, file_indices, best.start, best.end, best.shift, best.tab_width,
         best.similarity,
     )
+
+
+def _copies_elsewhere(view: _FileView, window: ScoredWindow, options: LocateOptions) -> list[int]:
+    """Starts of other copies of the window's own lines (indentation aside) that do not overlap it.
+
+    Such a copy is exactly as similar to the searched text, wherever the few
+    candidate windows the ranking scored happened to lie: a repetitive file
+    must make a fuzzy match ambiguous, not pick one copy.
+    """
+    own = list(view.keys(Rung.INDENTATION)[window.start : window.end])
+    copies: list[int] = []
+    for start in view.occurrences(Rung.INDENTATION, own):
+        if start + len(own) <= window.start or start >= window.end:
+            copies.append(start)
+            if len(copies) >= _candidate_limit(options):
+                break
+    return copies
 
 
 def _fuzzy_refusal(window: ScoredWindow, searched: FuzzyLines, options: LocateOptions) -> str:

@@ -98,6 +98,25 @@ def indented_key(line: str, tab_width: int) -> str:
     return " " * indent_columns(leading_indent(line), tab_width) + content_key(line)
 
 
+def indentation_steps(lines: Sequence[str], keys: Sequence[str], tab_width: int) -> list[str]:
+    """Per line, its indentation step from the previous non-blank line (in columns) and its ``key``; ``""`` if blank.
+
+    Two runs of lines have equal steps exactly when one is the other
+    indented by a constant amount, which makes that a plain sequence match.
+    """
+    steps: list[str] = []
+    previous = 0
+    for line, key in zip(lines, keys):
+        if not key:
+            steps.append("")
+            continue
+        indent = line[: len(line) - len(line.lstrip(INDENT_CHARS))]
+        columns = indent_columns(indent, tab_width) if "\t" in indent else len(indent)
+        steps.append(f"{columns - previous} {key}")
+        previous = columns
+    return steps
+
+
 def indentation_uses_tabs(lines: Sequence[str]) -> bool | None:
     """Whether indented ``lines`` mostly start with a tab; ``None`` when none is indented."""
     tabs = spaces = 0

@@ -29,6 +29,7 @@ from editblocks.line_index import LineIndex
 from editblocks.model import EXACT_ONLY_FORMATS, BlockKind, EditBlock, EditResult, Format, Reason, Status, percent
 
 MIN_ALREADY_APPLIED_CHARS = 12
+MAX_ALREADY_APPLIED_CANDIDATES = 100
 INDEX_FROM_BLOCK = 4  # a file's 4th block on: index its lines, so many blocks never cost blocks × lines
 MAX_LISTED_CANDIDATES = 10
 
@@ -211,7 +212,7 @@ def _edit(block: EditBlock, state: _FileState, options: PlanOptions) -> EditResu
         return _found(block, state, outcome)
     if isinstance(outcome, Ambiguous):
         return _ambiguous(block, key, outcome)
-    already = _already_applied(block, lines, index, replacement)
+    already = _already_applied(block, lines, index, replacement, outcome.near_miss)
     if already is not None:
         return already
     return _not_found(block, key, lines, outcome)
@@ -225,6 +226,15 @@ def _found(block: EditBlock, state: _FileState, found: Found) -> EditResult:
         return EditResult(block, Status.SKIPPED,
                           f"no change: the old and new text are identical ({_span_words(found.start, found.end)})",
                           Reason.NO_OP, first, last, found.strategy.value, similarity)
+    there = _replacement_around(state.buffer.lines, found)
+    if there is not None:
+        end = there + len(found.new_lines)
+        return EditResult(
+            block, Status.SKIPPED,
+            f"already applied: the new text is already in the file at {_span_words(there, end)}, around the old "
+            "text; applying it again would repeat the added lines",
+            Reason.ALREADY_APPLIED, there + 1, end, found.strategy.value, similarity,
+        )
     state.buffer.splice(found.start, found.end, found.new_lines, found.sources)
     return EditResult(block, Status.APPLIED, _tolerance_note(found), Reason.NONE, first, last,
                       found.strategy.value, similarity)
@@ -258,21 +268,54 @@ def _ambiguous(block: EditBlock, key: str, ambiguous: Ambiguous) -> EditResult:
                       candidates=tuple(lines))
 
 
+def _replacement_around(lines: list[str], found: Found) -> int | None:
+    """Where the file already holds the whole replacement around the located old text (a re-sent insertion).
+
+    Only when the replacement adds non-blank lines: adding a blank line next
+    to an existing one is a real edit, not a repeat.
+    """
+    new_lines = list(found.new_lines)
+    added = [line for line, source in zip(new_lines, found.sources) if source is None]
+    if not any(line.strip() for line in added):
+        return None
+    lowest = max(0, found.end - len(new_lines))
+    highest = min(found.start, len(lines) - len(new_lines))
+    for start in range(lowest, highest + 1):
+        if lines[start : start + len(new_lines)] == new_lines:
+            return start
+    return None
+
+
 def _already_applied(block: EditBlock, lines: list[str], index: LineIndex | None,
-                     replacement: list[str]) -> EditResult | None:
-    """A re-sent edit: the old text is gone but the new text is already there."""
-    if block.is_noop or len("".join(replacement).replace(" ", "")) < MIN_ALREADY_APPLIED_CHARS:
+                     replacement: list[str], near: NearMiss | None) -> EditResult | None:
+    """A re-sent edit: the old text is gone and the new text is where it was.
+
+    "Where it was" is the region most like the old text; the new text found
+    somewhere else does not count (a typo in the old text must be reported,
+    not hidden). Only when nothing is like the old text at all may a unique,
+    substantial copy of the new text stand in.
+    """
+    if block.is_noop or not any(line.strip() for line in replacement):
         return None
-    outcome = locate(lines, replacement, replacement,
-                     LocateOptions(rungs=(Rung.EXACT, Rung.TRAILING_WHITESPACE), first_match=True), index)
-    if not isinstance(outcome, Found):
+    rungs = LocateOptions(rungs=(Rung.EXACT, Rung.TRAILING_WHITESPACE), max_candidates=MAX_ALREADY_APPLIED_CANDIDATES)
+    outcome = locate(lines, replacement, replacement, rungs, index)
+    if isinstance(outcome, NotFound):
         return None
-    first, last = outcome.start + 1, max(outcome.start + 1, outcome.end)
+    starts = outcome.starts if isinstance(outcome, Ambiguous) else (outcome.start,)
+    if near is not None:
+        beside = [start for start in starts if start < near.end and near.start < start + len(replacement)]
+        if not beside:
+            return None
+        start = beside[0]
+    elif isinstance(outcome, Found) and len("".join(replacement).replace(" ", "")) >= MIN_ALREADY_APPLIED_CHARS:
+        start = outcome.start
+    else:
+        return None
+    end = start + len(replacement)
     return EditResult(
         block, Status.SKIPPED,
-        f"already applied: the new text is already in the file at {_span_words(outcome.start, outcome.end)} "
-        "and the old text is not",
-        Reason.ALREADY_APPLIED, first, last, outcome.strategy.value, 1.0,
+        f"already applied: the new text is already in the file at {_span_words(start, end)} and the old text is not",
+        Reason.ALREADY_APPLIED, start + 1, max(start + 1, end), outcome.strategy.value, 1.0,
     )
 
 
