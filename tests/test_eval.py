@@ -246,7 +246,7 @@ def test_cli_table_and_exit_status(mixed_cases: Path) -> None:
     result = CliRunner().invoke(eval_command, [str(mixed_cases / "good")])
     assert result.exit_code == 0, result.output
     assert "good" in result.output and "correct" in result.output
-    assert "1 cases: 1 correct" in result.output
+    assert "1 case: 1 correct" in result.output
 
     result = CliRunner().invoke(eval_command, [str(mixed_cases)])
     assert result.exit_code == 1
@@ -347,6 +347,20 @@ def test_replayed_answer_scores_correct(repo: Path, tmp_path: Path) -> None:
     assert only(evaluate_cases([tmp_path / "cases"])).verdict is Verdict.CORRECT
 
 
+def test_replay_copies_files_the_answer_names_but_the_commit_left_alone(repo: Path, tmp_path: Path) -> None:
+    """A block refused in the real run (an empty SEARCH for an existing file) must be refused in the case too."""
+    commit_all(repo, {"app.py": b"x = 2\n"}, "only the first block applied")
+    answer = tmp_path / "answer.md"
+    answer.write_text(block("app.py", "x = 1\n", "x = 2\n") + block("./same.txt", "", "replaced\n")
+                      + block("missing.txt", "nothing\n", "x\n") + block("../repo/old.txt", "bye\n", "x\n"),
+                      encoding="utf-8")
+    case = import_commit(repo, answer, "HEAD", tmp_path / "cases" / "replayed")
+    assert case.before == ("app.py", "same.txt") and case.after == ("app.py", "same.txt")
+    folder = tmp_path / "cases" / "replayed"
+    assert (folder / "before/same.txt").read_bytes() == (folder / "after/same.txt").read_bytes() == b"keep\n"
+    assert only(evaluate_cases([tmp_path / "cases"])).verdict is Verdict.CORRECT
+
+
 def test_replay_root_commit_has_empty_before(repo: Path, tmp_path: Path) -> None:
     answer = tmp_path / "answer.md"
     answer.write_text("x\n", encoding="utf-8")
@@ -382,7 +396,7 @@ def test_cli_from_git(repo: Path, tmp_path: Path) -> None:
     args = ["--from-git", str(repo), "--response", str(answer), "--commit", sha[:10], "--out", str(out)]
     result = CliRunner().invoke(eval_command, args)
     assert result.exit_code == 0, result.output
-    assert f"from commit {sha[:12]}: 1 file(s) before, 1 after" in result.output
+    assert f"from commit {sha[:12]}: 1 file before, 1 after" in result.output
     assert CliRunner().invoke(eval_command, [str(out)]).exit_code == 0
     again = CliRunner().invoke(eval_command, args)
     assert again.exit_code == 2 and "already exists" in again.output

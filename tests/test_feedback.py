@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -10,8 +11,8 @@ from click.testing import CliRunner
 
 from editblocks.apply import apply
 from editblocks.cli import main
-from editblocks.feedback import feedback_message
-from editblocks.model import ApplyResult, Reason, Status
+from editblocks.feedback import feedback_message, reply_format
+from editblocks.model import ApplyResult, Format, Reason, Status
 from editblocks.prompts import PROMPT_FORMATS
 from editblocks.stream import parse
 
@@ -191,7 +192,6 @@ def test_unreadable_blocks_are_reported_with_their_line(tmp_path):
 
 
 @pytest.mark.parametrize("count, expected", [
-    (0, "No edit blocks were found in your reply, so nothing was changed."),
     (1, "The edit block was applied."),
     (2, "All 2 edit blocks were applied."),
 ])
@@ -227,10 +227,125 @@ def test_dry_run_feedback_says_would_apply(tmp_path):
     result = apply(parse(answer), tmp_path, dry_run=True)
     assert result.dry_run and not result.written
     message = feedback_message(result)
+    assert message.startswith("1 of your 2 edit blocks would not apply (1 failed, 1 would apply).")
     assert "would apply as written" in message and "in the files now" not in message
+    assert "only those" not in message and "send them again unchanged" not in message
+    assert "How to continue: Nothing was written (a dry run), so reply with all your edit blocks again" in message
     assert (tmp_path / "calc.py").read_text() == "a = 1\nb = 2\n"
 
 
 def test_prompt_command_is_registered_on_the_main_cli():
     result = CliRunner().invoke(main, ["prompt", "anchored"])
     assert result.exit_code == 0 and "<<<<<<< EDIT" in result.output
+
+
+def feedback_for(root: Path, files: dict[str, str], response: str, format: str = "auto", **options) -> str:
+    """The feedback as the command line builds it: in the format asked for, detected, or begun."""
+    result = run(root, files, response, format, **options)
+    return feedback_message(result, format=reply_format(response, parse(response, format)))
+
+
+@pytest.mark.parametrize("response, format, expected", [
+    ("m.py\n««« EDIT\ndef add(a, b):\n»»» EDIT END\n", "auto", Format.GUILLEMET),
+    ("m.py\n```\n<<<<<<< EDIT\ndef add(a, b):\n```\n", "auto", Format.ANCHORED),
+    ("m.py\n<<<<<<< NEW_FILE\nx = 1\n", "auto", Format.SEARCH_REPLACE),
+    ("m.py\n<<<<<<< SEARCH\nx = 1\n", "auto", Format.DIFF),
+    (diff_block("m.py", "x = 1\n", "x = 2\n"), "auto", Format.DIFF),
+    (diff_block("m.py", "x = 1\n", "x = 2\n"), "anchored", Format.ANCHORED),
+    ("Just advice, no edits.\n", "auto", None),
+    ("m.py\n=======\n", "auto", None),
+])
+def test_reply_format_is_asked_detected_or_read_from_a_malformed_blocks_start(response, format, expected):
+    assert reply_format(response, parse(response, format)) is expected
+
+
+def test_a_malformed_guillemet_block_gets_guillemet_instructions(tmp_path):
+    (tmp_path / "m.py").write_text(MATH)
+    (tmp_path / "answer.md").write_text("m.py\n««« EDIT\ndef add(a, b):\n    return a + b\n»»» EDIT END\n")
+    note = tmp_path / "feedback.txt"
+    args = ["apply", str(tmp_path / "answer.md"), "--root", str(tmp_path), "--feedback", str(note)]
+    assert CliRunner().invoke(main, args).exit_code == 1
+    message = note.read_text()
+    assert "- line 2 of your reply: block at line 2 has no separator" in message
+    assert "`««« EDIT`" in message and "without code fences" in message
+    assert "SEARCH" not in message and "opening fence" not in message
+    assert_not_blocks(message)
+
+
+@pytest.mark.parametrize("response, format, noticed, marker", [
+    (diff_block("m.py", "x = 1\n", "x = 2\n"), "anchored",
+     "- line 3 of your reply: search start marker ignored: the response format is anchored", "`<<<<<<< EDIT`"),
+    ("<think>\nLet me edit.\n" + diff_block("m.py", "x = 1\n", "x = 2\n"), "auto",
+     "- line 1 of your reply: reasoning section opened at line 1 is never closed", "`<<<<<<< SEARCH`"),
+])
+def test_the_parsers_warnings_are_given_when_no_block_was_found(tmp_path, response, format, noticed, marker):
+    message = feedback_for(tmp_path, {"m.py": MATH}, response, format)
+    assert message.startswith("No edit blocks were found in your reply, so nothing was changed.\n")
+    assert noticed in message
+    assert "How to continue: If you meant to change files, send the changes as edit blocks." in message
+    assert marker in message.split("How to continue:")[1]
+    assert_not_blocks(message)
+
+
+def test_a_reply_with_no_blocks_and_no_diagnostics_still_says_how_to_continue(tmp_path):
+    message = feedback_for(tmp_path, {}, "Just advice, no edits.\n")
+    assert message.startswith("No edit blocks were found in your reply, so nothing was changed.\n\nHow to continue: ")
+    assert "`<<<<<<< SEARCH`" in message
+
+
+def test_warnings_are_given_even_when_every_block_that_was_read_applied(tmp_path):
+    response = diff_block("m.py", "x = 1\nx = 1\n", "x = 2\nx = 2\n") + "<think>\n" + diff_block("m.py", "x", "y")
+    message = feedback_for(tmp_path, {"m.py": MATH}, response)
+    assert message.startswith("The edit block was applied.\n")
+    assert "- line 12 of your reply: reasoning section opened at line 12 is never closed" in message
+    assert "How to continue: If a change you meant is missing (see the notes above), send only that change." in message
+
+
+def test_many_warnings_stay_within_the_size_bound(tmp_path):
+    response = "some prose\n>>>>>>> REPLACE\n" * 3000
+    for limit in (6000, 400):
+        message = feedback_message(run(tmp_path, {}, response), max_chars=limit)
+        assert len(message) <= limit
+        assert "How to continue:" in message
+        assert_not_blocks(message)
+    assert "- (… 2980 more lines like these cut)" in feedback_message(run(tmp_path, {}, response))
+
+
+def test_counts_and_spans_read_as_english(tmp_path):
+    one_line = diff_block("m.py", "def sub(a, b):\n", "def minus(a, b):\n")
+    response = one_line + diff_block("m.py", "".join(f"invented {n}\n" for n in range(13)), "pass\n")
+    message = feedback_message(run(tmp_path, {"m.py": MATH}, response))
+    assert "- m.py: the block at line 3 of your reply (line 5)" in message
+    assert "(… 1 more line cut)" in message
+    single = feedback_message(run(tmp_path, {}, diff_block("m.py", "nothing like it\n", "x\n")))
+    assert single.startswith("Your edit block did not apply.\n")
+    both = diff_block("m.py", "nothing like it\n", "x\n") * 2
+    assert feedback_message(run(tmp_path, {}, both)).startswith("None of your 2 edit blocks applied (2 failed).")
+
+
+def test_cli_apply_removes_a_stale_feedback_file_when_every_block_applied(tmp_path):
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "calc.py").write_text("a = 1\nb = 2\n")
+    (tmp_path / "a.md").write_text(diff_block("calc.py", "a = 1\n", "a = 10\n"))
+    (tmp_path / "b.md").write_text(diff_block("calc.py", "b = 2\n", "b = 20\n"))
+    (tmp_path / "c.md").write_text(diff_block("calc.py", "b = 20\n", "b = 200\n"))
+    note = tmp_path / "feedback.txt"
+    note.write_text("an old failure\n")
+
+    def apply_with_feedback(answer: str, *options: str):
+        args = ["apply", str(tmp_path / answer), "--root", str(root), "--feedback", str(note), *options]
+        done = CliRunner().invoke(main, args)
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    assert f"removed {note}: every block applied" in apply_with_feedback("a.md") and not note.exists()
+    kept = tmp_path / "kept.txt"
+    kept.write_text("not ours\n")
+    note.symlink_to(kept)
+    assert f"left {note} in place: not a regular file" in apply_with_feedback("b.md")
+    assert note.is_symlink() and kept.read_text() == "not ours\n"
+    note.unlink()
+    note.write_text("an old failure\n")
+    assert json.loads(apply_with_feedback("c.md", "--json"))["written"] is True  # only JSON on standard output
+    assert not note.exists()

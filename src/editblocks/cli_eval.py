@@ -23,6 +23,7 @@ from editblocks.evaluate import (
     CaseOutcome,
     EvalReport,
     Verdict,
+    counted,
     evaluate_cases,
     find_cases,
     report_json,
@@ -113,7 +114,7 @@ def _replay(folders: tuple[str, ...], repo: str | None, response: str | None, co
                                "after": list(case.after)}, indent=2))
     else:
         click.echo(f"wrote {case.folder} from commit {case.commit[:12]}: "
-                   f"{len(case.before)} file(s) before, {len(case.after)} after")
+                   f"{counted(len(case.before), 'file')} before, {len(case.after)} after")
 
 
 @contextmanager
@@ -150,7 +151,7 @@ def _print_report(report: EvalReport) -> None:
         for line in shown:
             console.print("  " + escape(line))
         if len(outcome.difference) > len(shown):
-            console.print(f"  ... {len(outcome.difference) - len(shown)} more lines (see --json)")
+            console.print(f"  ... {counted(len(outcome.difference) - len(shown), 'more line')} (see --json)")
     totals = ", ".join(f"{count} {verdict}" for verdict, count in report.totals.items() if count)
-    plural = "s" if report.jobs != 1 else ""
-    console.print(f"\n{len(report.outcomes)} cases: {totals} in {report.seconds:.2f} s ({report.jobs} job{plural})")
+    console.print(f"\n{counted(len(report.outcomes), 'case')}: {totals} in {report.seconds:.2f} s "
+                  f"({counted(report.jobs, 'job')})")

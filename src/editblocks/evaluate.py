@@ -344,13 +344,18 @@ def summarize(parsed: ParseResult, result: ApplyResult) -> str:
     counts = Counter(r.status for r in result.results)
     shown = ", ".join(f"{counts[status]} {status.value}" for status in Status if counts[status])
     total = len(result.results)
-    text = f"{total} block{'s' if total != 1 else ''}: {shown}"
+    text = f"{counted(total, 'block')}: {shown}"
     problem = next((r for r in result.results if r.status is not Status.APPLIED), None)
     if problem is not None:
         text += f"; line {problem.block.line}: {problem.reason}"
     elif parsed.errors:
         text += f"; {parsed.errors[0]}"
     return text
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless the count is one: reports read "1 case", never "1 cases"."""
+    return f"{count} {noun}{'s' if count != 1 else ''}"
 
 
 def tree_difference(expected: Mapping[str, bytes], actual: Mapping[str, bytes]) -> tuple[str, ...]:
@@ -382,7 +387,7 @@ def _file_diff(want: bytes, got: bytes) -> list[str]:
     diff = list(difflib.unified_diff(expected, actual, "after/ (expected)", "result", n=1, lineterm=""))
     shown = ["    " + line for line in diff[2:] if not line.startswith("@@")]
     if len(shown) > _LINES_PER_FILE:
-        shown = shown[:_LINES_PER_FILE] + [f"    ... {len(shown) - _LINES_PER_FILE} more diff lines"]
+        shown = shown[:_LINES_PER_FILE] + [f"    ... {counted(len(shown) - _LINES_PER_FILE, 'more diff line')}"]
     return shown or ["    (same text; the bytes differ in encoding)"]
 
 

@@ -11,6 +11,11 @@ tool may parse it): the model's own text is quoted behind `> `, and the
 file's lines carry their line numbers, so neither ever forms a marker or
 fence line. The size is bounded: excerpts shrink first, then every block
 gets one line, and only then is the message cut.
+
+Whatever went wrong, the message says what the parser noticed (malformed
+blocks, ignored markers, an unclosed reasoning section) and ends with how to
+continue: a model told only "no edit blocks were found" tends to repeat the
+very reply that was not understood.
 """
 
 from __future__ import annotations
@@ -18,14 +23,35 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from editblocks.model import ApplyResult, BlockKind, Diagnostic, EditResult, Format, Reason, Severity, Status, preview
-from editblocks.prompts import fix_instructions, quoted_part
+from editblocks.markers import MarkerKind, classify
+from editblocks.model import (
+    ApplyResult,
+    BlockKind,
+    Diagnostic,
+    EditResult,
+    Format,
+    ParseResult,
+    Reason,
+    Severity,
+    Status,
+    preview,
+)
+from editblocks.prompts import fix_instructions, quoted_part, reminder
 
 DEFAULT_MAX_CHARS = 6000
 EXCERPT_LINES = (12, 6, 2, 0)  # tried in turn until the message fits
 REASON_CHARS = 400
 COMPACT_REASON_CHARS = 120
 QUOTED_LINE_CHARS = 160
+SHOWN_DIAGNOSTICS = 20  # per severity; a hostile reply can hold thousands
+
+# The format a block start marker begins; `<<<<<<< SEARCH` is diff unless its surroundings say more.
+_START_FORMATS = {
+    MarkerKind.SEARCH_START: Format.DIFF,
+    MarkerKind.NEW_FILE_START: Format.SEARCH_REPLACE,
+    MarkerKind.ANCHORED_START: Format.ANCHORED,
+    MarkerKind.GUILLEMET_START: Format.GUILLEMET,
+}
 
 _LABELS = {
     Reason.NOT_FOUND: "not found",
@@ -47,34 +73,56 @@ def feedback_message(
 ) -> str:
     """The text to send the model after `apply`: every problem block with its reason, and what did apply.
 
-    `format` is the format the model was asked to use; by default the format
-    most of the unapplied blocks were written in.
+    `format` is the format the model was asked to use (`reply_format` finds
+    it for a parsed reply); by default the format most of the unapplied
+    blocks were written in.
     """
-    results = apply_result.results
+    results, diagnostics = apply_result.results, apply_result.diagnostics
     problems = [r for r in results if r.status is not Status.APPLIED]
-    unreadable = [d for d in apply_result.diagnostics if d.severity is Severity.ERROR]
-    if not problems and not unreadable:
+    if results and not problems and not diagnostics:
         return _all_applied(len(results), apply_result.dry_run)
     fmt = _format_for(format, problems or results)
-    head = _headline(results, problems, unreadable)
-    tail = ["", "How to continue: " + fix_instructions(fmt)]
+    head = _headline(apply_result, problems)
+    tail = ["", "How to continue: " + _next_step(apply_result, problems, fmt)]
     applied = _applied_section(results, apply_result.dry_run)
+    noticed = _diagnostic_sections(diagnostics, REASON_CHARS)
     for excerpt_lines in EXCERPT_LINES:
-        body = applied + _problem_sections(problems, fmt, excerpt_lines) + _unreadable_section(unreadable)
+        body = applied + _problem_sections(problems, fmt, excerpt_lines) + noticed
         text = "\n".join([head, *body, *tail])
         if len(text) <= max_chars:
             return text
-    body = applied + _compact_problems(problems) + _unreadable_section(unreadable)
+    body = applied + _compact_problems(problems) + _diagnostic_sections(diagnostics, COMPACT_REASON_CHARS)
     return _fit(head, body, tail, max_chars)
 
 
-def _all_applied(count: int, dry_run: bool) -> str:
-    if count == 0:
-        return "No edit blocks were found in your reply, so nothing was changed."
+def reply_format(response: str, parsed: ParseResult) -> Format | None:
+    """The format to name in feedback on `response` (parsed as `parsed`), or None if the reply shows none.
+
+    That is the format asked for or detected, else the one the start marker
+    of the first malformed block shows: a reply whose only block is malformed
+    has no detected format, and naming another format's markers would
+    contradict the prompt the model follows (a guillemet model told to write
+    `<<<<<<< SEARCH` inside fences).
+    """
+    if parsed.format != Format.AUTO:
+        return Format(parsed.format)
+    if not parsed.diagnostics:  # spares splitting a long reply into lines
+        return None
+    lines = response.split("\n")
+    for diagnostic in parsed.diagnostics:
+        marker = classify(lines[diagnostic.line - 1]) if 0 < diagnostic.line <= len(lines) else None
+        if marker is not None and marker.kind in _START_FORMATS:
+            return _START_FORMATS[marker.kind]
+    return None
+
+
+def _all_applied(count: int, dry_run: bool, *, readable_only: bool = False) -> str:
+    subject = "The edit block" if count == 1 else f"All {count} edit blocks"
+    if readable_only:
+        subject += " that could be read"
     if dry_run:
-        subject = "The edit block" if count == 1 else f"All {count} edit blocks"
         return f"{subject} would apply as written (nothing was written yet)."
-    return "The edit block was applied." if count == 1 else f"All {count} edit blocks were applied."
+    return f"{subject} {'was' if count == 1 else 'were'} applied."
 
 
 def _format_for(requested: Format | str | None, results: Sequence[EditResult]) -> Format:
@@ -84,24 +132,62 @@ def _format_for(requested: Format | str | None, results: Sequence[EditResult]) -
     return counts.most_common(1)[0][0] if counts else Format.DIFF
 
 
-def _headline(results: Sequence[EditResult], problems: Sequence[EditResult], unreadable: Sequence[Diagnostic]) -> str:
+def _headline(apply_result: ApplyResult, problems: Sequence[EditResult]) -> str:
+    results, dry_run = apply_result.results, apply_result.dry_run
+    unreadable = _errors(apply_result.diagnostics)
     sentences = []
     if problems:
-        counts = Counter(r.status for r in results)
-        statuses = (Status.FAILED, Status.SKIPPED, Status.APPLIED)
-        parts = ", ".join(f"{counts[s]} {s.value}" for s in statuses if counts[s])
-        sentences.append(f"{len(problems)} of your {_blocks(len(results))} did not apply ({parts}).")
-    elif len(results) == 1:
-        sentences.append("The edit block that could be read was applied.")
+        sentences.append(_problem_count(results, problems, dry_run))
     elif results:
-        sentences.append(f"All {_blocks(len(results))} that could be read were applied.")
+        sentences.append(_all_applied(len(results), dry_run, readable_only=bool(unreadable)))
+    elif not unreadable:
+        sentences.append("No edit blocks were found in your reply, so nothing was changed.")
     if unreadable:
-        sentences.append(f"{_blocks(len(unreadable)).capitalize()} in your reply could not be read.")
+        sentences.append(f"{_counted(len(unreadable), 'edit block').capitalize()} in your reply could not be read.")
     return " ".join(sentences)
 
 
-def _blocks(count: int) -> str:
-    return f"{count} edit block{'s' if count != 1 else ''}"
+def _problem_count(results: Sequence[EditResult], problems: Sequence[EditResult], dry_run: bool) -> str:
+    counts = Counter(r.status for r in results)
+    statuses = (Status.FAILED, Status.SKIPPED, Status.APPLIED)
+    parts = ", ".join(f"{counts[s]} {_status_word(s, dry_run)}" for s in statuses if counts[s])
+    did_not = "would not apply" if dry_run else "did not apply"
+    if len(results) == 1:
+        return f"Your edit block {did_not}."
+    if len(problems) == len(results):
+        return f"None of your {len(results)} edit blocks {'would apply' if dry_run else 'applied'} ({parts})."
+    return f"{len(problems)} of your {len(results)} edit blocks {did_not} ({parts})."
+
+
+def _status_word(status: Status, dry_run: bool) -> str:
+    return "would apply" if dry_run and status is Status.APPLIED else status.value
+
+
+def _next_step(apply_result: ApplyResult, problems: Sequence[EditResult], fmt: Format) -> str:
+    """What to send now. A plain retry fits only a real run with problems: after a dry run every block is
+    still to be applied, and a reply with no usable block needs the layout, not "written as before"."""
+    unreadable = _errors(apply_result.diagnostics)
+    if not apply_result.results and not unreadable:
+        return "If you meant to change files, send the changes as edit blocks. " + _layout(fmt)
+    if apply_result.dry_run:
+        return ("Nothing was written (a dry run), so reply with all your edit blocks again: corrected where this "
+                "message says so, the others unchanged. " + _layout(fmt))
+    if problems or unreadable:
+        return fix_instructions(fmt)
+    return "If a change you meant is missing (see the notes above), send only that change. " + _layout(fmt)
+
+
+def _layout(fmt: Format) -> str:
+    """How the format's edit block looks, in one paragraph: the reminder's text between its heading and its rules."""
+    return reminder(fmt, shell=False).split("\n\n")[1]
+
+
+def _errors(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+    return [d for d in diagnostics if d.severity is Severity.ERROR]
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' if count != 1 else ''}"
 
 
 def _applied_section(results: Sequence[EditResult], dry_run: bool) -> list[str]:
@@ -112,7 +198,7 @@ def _applied_section(results: Sequence[EditResult], dry_run: bool) -> list[str]:
             by_file.setdefault(result.path, []).append(result)
     if not by_file:
         return []
-    heading = ("These would apply as written (a dry run: nothing was written), so send them again unchanged:"
+    heading = ("These would apply as written (nothing was written: a dry run), so keep them as they are:"
                if dry_run else "Applied; these are in the files now, so do not send them again:")
     lines = ["", heading]
     for path, applied in by_file.items():
@@ -125,7 +211,7 @@ def _applied_where(result: EditResult) -> str:
     if result.block.kind is BlockKind.CREATE:
         where = " (created the file)"
     else:
-        where = f" (lines {_span(result)})" if result.start_line is not None else ""
+        where = f" ({_lines_at(result)})" if result.start_line is not None else ""
     return f"the block at line {result.block.line} of your reply{where}"
 
 
@@ -173,7 +259,7 @@ def _details(result: EditResult, fmt: Format, excerpt_lines: int) -> list[str]:
         return [f"It matches {result.path} at lines {where}; add neighbouring lines to your {quoted} "
                 "until it matches only the place you mean."]
     if code is Reason.ALREADY_APPLIED:
-        where = f" (lines {_span(result)})" if result.start_line is not None else ""
+        where = f" ({_lines_at(result)})" if result.start_line is not None else ""
         return [f"Its new text is already in {result.path}{where}: this change is done, do not send it again."]
     if code is Reason.NO_OP:
         return ["Its old and new text are identical. Leave it out, or send the change you meant."]
@@ -187,11 +273,23 @@ def _details(result: EditResult, fmt: Format, excerpt_lines: int) -> list[str]:
     return []
 
 
-def _unreadable_section(unreadable: Sequence[Diagnostic]) -> list[str]:
-    if not unreadable:
-        return []
-    lines = ["", "Could not be read as edit blocks (send them again, complete and well-formed):"]
-    return lines + [f"- line {d.line} of your reply: {_cut(d.message, REASON_CHARS)}" for d in unreadable]
+_DIAGNOSTIC_HEADINGS = {
+    Severity.ERROR: "Could not be read as edit blocks (send them again, complete and well-formed):",
+    Severity.WARNING: "Noticed in your reply:",
+}
+
+
+def _diagnostic_sections(diagnostics: Sequence[Diagnostic], chars: int) -> list[str]:
+    """The parser's errors, then its warnings, each with its line in the reply; a long list is cut short."""
+    lines: list[str] = []
+    for severity, heading in _DIAGNOSTIC_HEADINGS.items():
+        found = [d for d in diagnostics if d.severity is severity]
+        if found:
+            lines += ["", heading]
+            lines += [f"- line {d.line} of your reply: {_cut(d.message, chars)}" for d in found[:SHOWN_DIAGNOSTICS]]
+        if len(found) > SHOWN_DIAGNOSTICS:
+            lines.append(f"- (… {_counted(len(found) - SHOWN_DIAGNOSTICS, 'more line')} like these cut)")
+    return lines
 
 
 def _excerpt(lines: list[str], limit: int, *, prefix: str) -> list[str]:
@@ -199,7 +297,7 @@ def _excerpt(lines: list[str], limit: int, *, prefix: str) -> list[str]:
         return []
     shown = [prefix + line for line in lines[:limit]]
     if len(lines) > limit:
-        shown.append(f"{prefix}(… {len(lines) - limit} more lines cut)")
+        shown.append(f"{prefix}(… {_counted(len(lines) - limit, 'more line')} cut)")
     return shown
 
 
@@ -210,21 +308,23 @@ def _fit(head: str, body: list[str], tail: list[str], max_chars: int) -> str:
         return text
     room = max_chars - len("\n".join([head, *tail])) - 1
     kept: list[str] = []
+    used = 0
     for index, line in enumerate(body):
-        note = f"(… {len(body) - index} more lines cut)"
-        if sum(len(k) + 1 for k in kept) + len(line) + 1 + len(note) + 1 > room:
+        note = f"(… {_counted(len(body) - index, 'more line')} cut)"
+        if used + len(line) + 1 + len(note) + 1 > room:
             kept.append(note)
             break
         kept.append(line)
+        used += len(line) + 1
     text = "\n".join([head, *kept, *tail])
     if len(text) <= max_chars:
         return text
     return text[:max_chars].rsplit("\n", 1)[0]
 
 
-def _span(result: EditResult) -> str:
+def _lines_at(result: EditResult) -> str:
     first, last = result.start_line, result.end_line or result.start_line
-    return f"{first}" if first == last else f"{first}–{last}"
+    return f"line {first}" if first == last else f"lines {first}–{last}"
 
 
 def _and_list(items: Sequence[str]) -> str:

@@ -4,9 +4,12 @@ Real answers are the best test data there is (peers §11 item 6: store raw
 model outputs once, then score every later version of the parser and matcher
 for free). A commit already holds both trees a case needs: the files it
 touched as they were in its first parent become ``before/``, the same files as
-the commit left them become ``after/``. Only git's plumbing commands are used,
-through ``subprocess``, so nothing depends on a git library or on the user's
-diff settings.
+the commit left them become ``after/``. Files the answer names but the commit
+left alone go into both, unchanged: a block for such a file (one that failed
+in the real run) must meet it in the case too, or an empty SEARCH meant for
+an existing file would create it instead of being refused. Only git's
+plumbing commands are used, through ``subprocess``, so nothing depends on a
+git library or on the user's diff settings.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from editblocks.evaluate import AFTER_DIR, BEFORE_DIR, CASE_FILE, RESPONSE_FILE
+from editblocks.stream import parse
 
 GIT_TIMEOUT_SECONDS = 60.0
 _ABSENT_MODE = "000000"
@@ -67,7 +71,9 @@ def import_commit(repo: str | os.PathLike[str], response: str | os.PathLike[str]
         raise ReplayError(f"{commit!r} is not a commit name")
     sha = _git(repo, "rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}",
                what=f"{commit!r} is not a commit in {repo}").decode().strip()
-    changes = _changes(repo, sha)
+    parent = _git(repo, "rev-parse", "--verify", "--quiet", f"{sha}^1", allow_failure=True).decode().strip()
+    changes = _changes(repo, sha, parent)
+    changes += _named_files(repo, parent, answer, {change.path for change in changes})
     blobs = _blobs(repo, {blob for change in changes for blob in (change.old_blob, change.new_blob) if blob})
     folder.mkdir(parents=True, exist_ok=True)
     try:
@@ -92,9 +98,8 @@ def import_commit(repo: str | os.PathLike[str], response: str | os.PathLike[str]
     )
 
 
-def _changes(repo: str | os.PathLike[str], sha: str) -> list[_Change]:
-    """Files ``sha`` changed against its first parent (everything it holds, for a root commit)."""
-    parent = _git(repo, "rev-parse", "--verify", "--quiet", f"{sha}^1", allow_failure=True).decode().strip()
+def _changes(repo: str | os.PathLike[str], sha: str, parent: str) -> list[_Change]:
+    """Files ``sha`` changed against ``parent``, its first parent (everything it holds, for a root commit: "")."""
     base = parent or _git(repo, "hash-object", "-t", "tree", "--stdin", what="cannot compute the empty tree",
                           stdin=b"").decode().strip()
     raw = _git(repo, "diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", base, sha,
@@ -116,10 +121,31 @@ def _changes(repo: str | os.PathLike[str], sha: str) -> list[_Change]:
     return changes
 
 
+def _named_files(repo: str | os.PathLike[str], parent: str, answer: bytes, changed: set[str]) -> list[_Change]:
+    """Files the answer's blocks name that exist in ``parent`` and are not in ``changed``, the same on both sides."""
+    if not parent:
+        return []
+    named = {str(PurePosixPath(block.path)) for block in parse(answer.decode("utf-8-sig", "replace")).blocks}
+    paths = sorted(path for path in named - changed if _inside(path))
+    if not paths:
+        return []
+    found = _git(repo, "cat-file", "--batch-check=%(objecttype) %(objectname)",
+                 what="cannot look up the files the answer names",
+                 stdin="".join(f"{parent}:{path}\n" for path in paths).encode()).decode().split("\n")
+    # A found file answers "blob <sha>"; a missing one echoes its "<parent>:<path>" line, which never starts so.
+    blobs = {path: line.split(" ")[1] for path, line in zip(paths, found) if line.startswith("blob ")}
+    return [_Change(path, blob, blob) for path, blob in blobs.items()]
+
+
+def _inside(path: str) -> bool:
+    """True for a relative path that stays inside the folder it is read from (no `.` or `..` steps)."""
+    parts = PurePosixPath(path).parts
+    return bool(parts) and not path.startswith("/") and "\n" not in path and not any(p in ("..", ".") for p in parts)
+
+
 def _safe_path(path: str) -> str:
     """Git never records such paths, but the output folder must not be escaped even if one does."""
-    parts = PurePosixPath(path).parts
-    if not parts or path.startswith("/") or any(part in ("..", ".") for part in parts) or "\n" in path:
+    if not _inside(path):
         raise ReplayError(f"refusing the path {path!r} recorded in the commit")
     return path
 
