@@ -7,6 +7,8 @@ was skipped, 2 bad usage or unreadable input.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,8 @@ from editblocks.cli_eval import eval_command
 from editblocks.cli_prompt import prompt_command
 from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
 from editblocks.display import apply_report, diagnostics_table, formats_report, parse_report
-from editblocks.feedback import feedback_message
+from editblocks.feedback import feedback_message, reply_format
+from editblocks.html_report import apply_html
 from editblocks.model import ApplyResult, Format, ParseResult, Status
 from editblocks.plan import Policy
 from editblocks.serialize import apply_json, parse_json
@@ -187,28 +190,58 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, ma
                    "Default: skip-file for guillemet, continue otherwise.")
 @click.option("--git-add", is_flag=True, help="Stage the changed files with git.")
 @click.option("--feedback", "feedback_file", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="When a block fails or is skipped, write the message for the model to this file.")
+              help="When a block fails or is skipped, write the message for the model to this file; "
+                   "when every block applies, remove the file an earlier run left there.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write every block's outcome and the diffs, changes highlighted, as one HTML page to this file.")
 @_max_bytes_option()
 @click.option("--json", "as_json", is_flag=True, help="Print the SPEC §7 JSON shape.")
 def apply_command(response: str, root: str | None, format_: str, dry_run: bool, show_diffs: bool, strict: bool,
                   fuzzy: bool, first_match: bool, on_failure: str | None, git_add: bool, feedback_file: str | None,
-                  max_bytes: int, as_json: bool) -> None:
+                  html_file: str | None, max_bytes: int, as_json: bool) -> None:
     """Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files under --root."""
-    parsed = parse(read_response(response, max_bytes), format_)
+    text = read_response(response, max_bytes)
+    parsed = parse(text, format_)
     result = _run_apply(parsed, root or ".", dry_run=dry_run, policy=on_failure, fuzzy=fuzzy,
                         first_match=first_match, strict=strict, git_add=git_add)
     exit_code = _apply_exit(result)
+    note = ""
     if feedback_file is not None and exit_code != EXIT_OK:
-        _write_feedback(feedback_file, feedback_message(result, format=None if format_ == "auto" else format_))
+        _write_file(feedback_file, feedback_message(result, format=reply_format(text, parsed)) + "\n", "feedback file")
+    elif feedback_file is not None:
+        note = _remove_stale_feedback(feedback_file)
+    if html_file is not None:
+        _write_file(html_file, apply_html(result), "HTML report")
     _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run)
+    if note and not as_json:
+        _console().print(note, markup=False)
+    if html_file is not None and not as_json:
+        _console().print(f"wrote the HTML report to {html_file}", markup=False)
     sys.exit(exit_code)
 
 
-def _write_feedback(path: str, message: str) -> None:
+def _write_file(path: str, text: str, what: str) -> None:
     try:
-        Path(path).write_text(message + "\n", encoding="utf-8")
+        Path(path).write_text(text, encoding="utf-8")
     except OSError as error:
-        raise InputError(f"cannot write feedback file {path!r}: {error.strerror or error}") from None
+        raise InputError(f"cannot write {what} {path!r}: {error.strerror or error}") from None
+
+
+def _remove_stale_feedback(path: str) -> str:
+    """Remove the feedback an earlier run left at `path`, so a loop that resends while the file exists stops.
+
+    Only a regular file is removed; anything else there is left alone and
+    named. Returns the note for a person ("" when there was nothing).
+    """
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return f"left {path} in place: not a regular file, so it may still hold an earlier run's feedback"
+        os.unlink(path)
+    except FileNotFoundError:
+        return ""
+    except OSError as error:
+        raise InputError(f"cannot remove the old feedback file {path!r}: {error.strerror or error}") from None
+    return f"removed {path}: every block applied, so the feedback an earlier run left there no longer holds"
 
 
 @main.command("undo")

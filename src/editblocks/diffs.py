@@ -1,4 +1,4 @@
-"""Unified diffs of what an apply changed, with word-level highlights for people.
+"""Unified diffs of what an apply changed, with intra-line highlights for people.
 
 The diff runs only over the changed region (common leading and trailing
 lines are cut first), so showing a one-line edit in a 100,000-line file
@@ -8,6 +8,7 @@ costs next to nothing; hunk headers are shifted back to real line numbers.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 
 from rapidfuzz.distance import Indel
@@ -20,8 +21,8 @@ _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 
 def unified_diff(path: str, original: str | None, new: str, context: int = CONTEXT_LINES) -> str:
     """The unified diff of one file (`original` None: the file is created)."""
-    old_lines = original.splitlines(keepends=True) if original is not None else []
-    new_lines = new.splitlines(keepends=True)
+    old_lines = split_lines(original) if original is not None else []
+    new_lines = split_lines(new)
     head = 0
     limit = min(len(old_lines), len(new_lines))
     while head < limit and old_lines[head] == new_lines[head]:
@@ -37,6 +38,17 @@ def unified_diff(path: str, original: str | None, new: str, context: int = CONTE
         fromfile="/dev/null" if original is None else f"a/{path}", tofile=f"b/{path}", n=context,
     )
     return "".join(_terminated(_shift_header(line, start)) for line in body)
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their ends, split at `\\n` only, as diff and patch do.
+
+    `str.splitlines` also splits at form feeds, U+2028, a lone CR and more,
+    which would cut one file line in two and corrupt the hunks.
+    """
+    lines = text.split("\n")
+    last = lines.pop()
+    return [line + "\n" for line in lines] + ([last] if last else [])
 
 
 def _terminated(line: str) -> str:
@@ -55,20 +67,51 @@ def _shift_header(line: str, offset: int) -> str:
 
 
 def word_changes(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Character spans that differ between two lines, compared word by word (readable, unlike char diffs)."""
+    """Character spans that differ between two lines.
+
+    Lines are compared word by word (readable, unlike raw character diffs);
+    a changed run is then narrowed to its differing characters only when
+    those are a small part of it (`greet` → `greets`, `8000` → `8080`).
+    """
     old_tokens, new_tokens = _TOKEN.findall(old), _TOKEN.findall(new)
     old_offsets, new_offsets = _offsets(old_tokens), _offsets(new_tokens)
     old_spans: list[tuple[int, int]] = []
     new_spans: list[tuple[int, int]] = []
+    for a1, a2, b1, b2 in _changed_runs(old_tokens, new_tokens):
+        old_span, new_span = _narrowed(old, new, (old_offsets[a1], old_offsets[a2]), (new_offsets[b1], new_offsets[b2]))
+        if old_span[1] > old_span[0]:
+            old_spans.append(old_span)
+        if new_span[1] > new_span[0]:
+            new_spans.append(new_span)
+    return old_spans, new_spans
+
+
+def _changed_runs(old_tokens: list[str], new_tokens: list[str]) -> list[tuple[int, int, int, int]]:
+    """Token ranges that differ; a deletion next to an insertion is one replaced run."""
+    runs: list[tuple[int, int, int, int]] = []
+    after_equal = True
     for opcode in Indel.opcodes(old_tokens, new_tokens):
         if opcode.tag == "equal":
-            continue
-        a1, a2, b1, b2 = opcode.src_start, opcode.src_end, opcode.dest_start, opcode.dest_end
-        if a2 > a1:
-            old_spans.append((old_offsets[a1], old_offsets[a2]))
-        if b2 > b1:
-            new_spans.append((new_offsets[b1], new_offsets[b2]))
-    return old_spans, new_spans
+            after_equal = True
+        elif after_equal:
+            runs.append((opcode.src_start, opcode.src_end, opcode.dest_start, opcode.dest_end))
+            after_equal = False
+        else:
+            runs[-1] = (runs[-1][0], opcode.src_end, runs[-1][2], opcode.dest_end)
+    return runs
+
+
+def _narrowed(old: str, new: str, old_span: tuple[int, int], new_span: tuple[int, int]) -> tuple[
+    tuple[int, int], tuple[int, int]
+]:
+    """Both spans without the characters they share at their edges, when the shared part is at least half."""
+    before, after = old[old_span[0] : old_span[1]], new[new_span[0] : new_span[1]]
+    prefix = len(os.path.commonprefix([before, after]))
+    room = min(len(before), len(after)) - prefix
+    suffix = len(os.path.commonprefix([before[::-1][:room], after[::-1][:room]]))
+    if 2 * (prefix + suffix) < max(len(before), len(after)):
+        return old_span, new_span
+    return (old_span[0] + prefix, old_span[1] - suffix), (new_span[0] + prefix, new_span[1] - suffix)
 
 
 def _offsets(tokens: list[str]) -> list[int]:
@@ -79,39 +122,78 @@ def _offsets(tokens: list[str]) -> list[int]:
 
 
 def render_diff(diff: str) -> Text:
-    """A unified diff as styled text: removed/added lines in red/green, changed words emphasised."""
+    """A unified diff as styled text: removed/added lines in red/green, changed characters emphasised."""
     text = Text()
-    lines = diff.splitlines()
+    rows = diff_rows(diff)
     index = 0
-    while index < len(lines):
-        line = lines[index]
-        if line.startswith(("---", "+++")):
-            text.append(line + "\n", style="bold")
-        elif line.startswith("@@"):
-            text.append(line + "\n", style="cyan")
-        elif line.startswith("-"):
-            removed = _run(lines, index, "-")
-            added = _run(lines, index + len(removed), "+")
+    while index < len(rows):
+        kind, line = rows[index]
+        if kind == "-":
+            removed = _run(rows, index, "-")
+            added = _run(rows, index + len(removed), "+")
             _append_pair(text, removed, added)
             index += len(removed) + len(added)
             continue
-        elif line.startswith("+"):
-            text.append(line + "\n", style="green")
-        else:
-            text.append(line + "\n", style="dim")
+        text.append(line + "\n", style=_ROW_STYLE[kind])
         index += 1
     return text
 
 
-def _run(lines: list[str], start: int, prefix: str) -> list[str]:
+_ROW_STYLE = {"header": "bold", "hunk": "cyan", "+": "green", " ": "dim", "\\": "dim"}
+# Control characters, C1 controls, line separators and bidirectional overrides, shown as signs or escapes:
+# a terminal obeys ESC sequences, rich silently drops a form feed or CR (shifting the highlights),
+# U+2028 breaks one line in two on screen, and a bidi override makes text read unlike what it is.
+_VISIBLE: dict[int, int | str] = {
+    **{code: 0x2400 + code for code in range(32) if code not in (9, 10)},
+    0x7F: 0x2421,
+    **{code: f"\\x{code:02x}" for code in range(0x80, 0xA0)},
+    **{code: f"\\u{code:04x}" for code in (0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))},
+}
+
+
+def printable(text: str) -> str:
+    """`text` safe to print for people: every character listed above (not tab or newline) made visible."""
+    return text.translate(_VISIBLE)
+
+
+def diff_rows(diff: str) -> list[tuple[str, str]]:
+    """Each line of a unified diff with its kind: `header`, `hunk`, `-`, `+`, ` ` or `\\` (no newline marker).
+
+    Hunk headers give the number of lines that follow, so a removed `-- comment` is never mistaken for a
+    `--- path` header. Lines are split at newlines only and made safe to print; the CR of a CRLF ending
+    is the ending, not content, so it is left out.
+    """
+    rows: list[tuple[str, str]] = []
+    old_left = new_left = 0
+    for line in split_lines(diff):
+        line = printable(line.removesuffix("\n").removesuffix("\r"))
+        kind = line[:1] if line[:1] in ("-", "+", "\\") else " "
+        if old_left > 0 or new_left > 0 or kind == "\\":
+            old_left -= kind in ("-", " ")
+            new_left -= kind in ("+", " ")
+            rows.append((kind, line))
+        elif match := _HUNK_HEADER.match(line):
+            old_left, new_left = _count(match[2]), _count(match[4])
+            rows.append(("hunk", line))
+        else:
+            rows.append(("header", line))
+    return rows
+
+
+def _count(group: str | None) -> int:
+    """A hunk header's `,N` line count; a missing one means 1."""
+    return int(group[1:]) if group else 1
+
+
+def _run(rows: list[tuple[str, str]], start: int, kind: str) -> list[str]:
     end = start
-    while end < len(lines) and lines[end].startswith(prefix) and not lines[end].startswith(prefix * 3 + " "):
+    while end < len(rows) and rows[end][0] == kind:
         end += 1
-    return lines[start:end]
+    return [line for _, line in rows[start:end]]
 
 
 def _append_pair(text: Text, removed: list[str], added: list[str]) -> None:
-    """Removed and added lines side by side in order, with changed words highlighted where they pair up."""
+    """Removed and added lines in order, with changed characters highlighted where the lines pair up."""
     pairs = len(removed) == len(added)
     for position, line in enumerate(removed):
         spans = word_changes(line[1:], added[position][1:])[0] if pairs else []

@@ -12,7 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from editblocks.diffs import render_diff
+from editblocks.diffs import printable, render_diff
 from editblocks.format_catalog import CATALOG
 from editblocks.model import (
     ApplyResult,
@@ -101,7 +101,7 @@ def _block_table(blocks: Iterable[EditBlock]) -> Table:
 def shell_table(suggestions: Iterable[ShellSuggestion]) -> Table:
     table = _line_table(2)
     for suggestion in suggestions:
-        table.add_row(f"line {suggestion.line}", Text(suggestion.command, style="magenta"))
+        table.add_row(f"line {suggestion.line}", Text(printable(suggestion.command), style="magenta"))
     return table
 
 
@@ -109,7 +109,9 @@ def diagnostics_table(diagnostics: Iterable[Diagnostic]) -> Table:
     table = _line_table(3)
     for diagnostic in diagnostics:
         style = _SEVERITY_STYLE[diagnostic.severity]
-        table.add_row(f"line {diagnostic.line}", Text(diagnostic.severity.value, style=style), diagnostic.message)
+        # A Text, not a str: rich would read `[...]` in a message (which quotes the model) as markup.
+        message = Text(printable(diagnostic.message))
+        table.add_row(f"line {diagnostic.line}", Text(diagnostic.severity.value, style=style), message)
     return table
 
 
@@ -129,16 +131,17 @@ _STATUS_MARK = {
 
 
 def _span(result: EditResult) -> str:
+    path = printable(result.path)
     if result.start_line is None:
-        return result.path
+        return path
     if result.end_line is None or result.end_line == result.start_line:
-        return f"{result.path}:{result.start_line}"
-    return f"{result.path}:{result.start_line}-{result.end_line}"
+        return f"{path}:{result.start_line}"
+    return f"{path}:{result.start_line}-{result.end_line}"
 
 
 def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> RenderableType:
     """Each block's outcome, the diffs if asked, shell suggestions and a one-line summary."""
-    parts: list[RenderableType] = [_outcome_lines(outcome) for outcome in result.results]
+    parts: list[RenderableType] = [outcome_lines(outcome) for outcome in result.results]
     if result.diagnostics:
         parts.append(diagnostics_table(result.diagnostics))
     if show_diffs:
@@ -153,27 +156,32 @@ def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> Ren
     return Group(*parts)
 
 
-def _outcome_lines(outcome: EditResult) -> Text:
+def outcome_lines(outcome: EditResult) -> Text:
     """`✓ applied src/a.py:3-5  block at line 12  exact`, then the reason and any near-miss diff, indented."""
     mark, style = _STATUS_MARK[outcome.status]
     text = Text.assemble((mark, style), " ", (_span(outcome), "cyan"), (f"  block at line {outcome.block.line}", "dim"))
     if outcome.status is Status.APPLIED:
         text.append(f"  {outcome.reason or outcome.strategy or ''}", style="dim")
     else:
-        text.append(f"\n    {outcome.reason}")
-    for line in outcome.hint.splitlines():
-        text.append(f"\n      {line}", style="dim")
+        text.append(f"\n    {printable(outcome.reason)}")
+    # The hint quotes file lines: split at newlines only (a form feed is part of a line), shown safely.
+    for line in outcome.hint.split("\n") if outcome.hint else ():
+        text.append(f"\n      {printable(line)}", style="dim")
     return text
 
 
+def summary_counts(result: ApplyResult) -> str:
+    """`2 applied, 1 failed, 0 skipped`."""
+    return (f"{result.count(Status.APPLIED)} applied, {result.count(Status.FAILED)} failed, "
+            f"{result.count(Status.SKIPPED)} skipped")
+
+
 def summary_line(result: ApplyResult, *, dry_run: bool) -> Text:
-    counts = (f"{result.count(Status.APPLIED)} applied, {result.count(Status.FAILED)} failed, "
-              f"{result.count(Status.SKIPPED)} skipped")
-    text = Text.assemble(("Summary: ", "bold"), counts)
+    text = Text.assemble(("Summary: ", "bold"), summary_counts(result))
     if result.files_modified:
-        text.append(" · modified: " + ", ".join(result.files_modified))
+        text.append(" · modified: " + printable(", ".join(result.files_modified)))
     if result.files_created:
-        text.append(" · created: " + ", ".join(result.files_created))
+        text.append(" · created: " + printable(", ".join(result.files_created)))
     if dry_run:
         text.append(" · dry run, nothing written", style="yellow")
     elif not result.written and (result.files_modified or result.files_created):

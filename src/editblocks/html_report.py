@@ -1,0 +1,85 @@
+"""The outcome of an apply as one self-contained HTML page, for review in a browser.
+
+The page is built from the very renderables the terminal shows (`display`,
+`diffs.render_diff`), converted segment by segment, so both say the same
+thing and highlight the same characters. Everything from the model or the
+files is escaped, and the page forbids scripts and network fetches outright.
+"""
+
+from __future__ import annotations
+
+import io
+from html import escape
+
+from rich.console import Console, RenderableType
+from rich.terminal_theme import DEFAULT_TERMINAL_THEME
+from rich.text import Text
+
+from editblocks.diffs import printable, render_diff
+from editblocks.display import diagnostics_table, outcome_lines, shell_table, summary_counts, summary_line
+from editblocks.model import ApplyResult, FileDiff
+
+_WIDTH = 100_000  # wide enough that rich never wraps a line; the browser scrolls instead
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem;
+       color: #000; background: #fff; }}
+pre {{ font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 0.85rem; line-height: 1.35;
+       padding: 0.75rem; border: 1px solid #ddd; border-radius: 4px; background: #fcfcfc; overflow-x: auto; }}
+h2 {{ font-size: 1.1rem; margin-top: 2rem; }}
+.tag {{ font-size: 0.8rem; font-weight: normal; padding: 0 0.4em; border-radius: 3px; background: #e6f4e6; }}
+</style>
+</head>
+<body>
+<h1>editblocks apply</h1>
+{body}
+</body>
+</html>
+"""
+
+
+def apply_html(result: ApplyResult) -> str:
+    """The summary, every block's outcome (failures with reasons), the diagnostics and shell
+    suggestions, then each file's diff with the changed characters highlighted."""
+    sections = [f'<p class="summary">{_html(summary_line(result, dry_run=result.dry_run))}</p>']
+    if result.results:
+        sections.append(_section("Blocks", *map(outcome_lines, result.results)))
+    if result.diagnostics:
+        sections.append(_section("Diagnostics", diagnostics_table(result.diagnostics)))
+    if result.shell:
+        sections.append(_section("Suggested shell commands (not run)", shell_table(result.shell)))
+    if result.notes:
+        sections.append(_section("Notes", *map(Text, result.notes)))
+    sections += map(_diff_section, result.diffs)
+    return _PAGE.format(title=escape(f"editblocks: {summary_counts(result)}"), body="\n".join(sections))
+
+
+def _section(heading: str, *parts: RenderableType) -> str:
+    return f"<h2>{escape(heading)}</h2>\n<pre>{_html(*parts)}</pre>"
+
+
+def _diff_section(diff: FileDiff) -> str:
+    tag = ' <span class="tag">new file</span>' if diff.created else ""
+    return f"<h2>{escape(printable(diff.path))}{tag}</h2>\n<pre>{_html(render_diff(diff.unified))}</pre>"
+
+
+def _html(*renderables: RenderableType) -> str:
+    """Rich renderables as escaped HTML with inline styles (unlike `Console.export_html`, never a link)."""
+    console = Console(file=io.StringIO(), width=_WIDTH)
+    options = console.options.update(no_wrap=True, overflow="ignore")
+    fragments = []
+    for renderable in renderables:
+        for segment in console.render(renderable, options):
+            if segment.control:
+                continue
+            text = escape(segment.text)
+            rule = segment.style.get_html_style(DEFAULT_TERMINAL_THEME) if segment.style else ""
+            fragments.append(f'<span style="{rule}">{text}</span>' if rule else text)
+    return "".join(fragments).rstrip("\n")
