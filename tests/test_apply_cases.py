@@ -834,6 +834,32 @@ def test_f5_binary_file_is_refused(tmp_path):
     assert read(tmp_path, "blob.dat") == original
 
 
+def test_f5_a_nul_byte_far_into_the_file_is_binary_too(tmp_path):
+    original = b"line\n" * 4000 + b"\x00tail\n"
+    make_tree(tmp_path, {"late.dat": original})
+    result = single(run(tmp_path, diff_edit("late.dat", ("tail\n", "other\n"), lang="")))
+    assert result.status is Status.FAILED and "binary" in result.reason
+    assert read(tmp_path, "late.dat") == original
+
+
+def test_bare_cr_line_breaks_are_refused_clearly(tmp_path):
+    original = b"first = 1\rsecond = 2\r"
+    make_tree(tmp_path, {"mac.txt": original})
+    result = single(run(tmp_path, diff_edit("mac.txt", ("second = 2\n", "second = 3\n"), lang="")))
+    assert result.status is Status.FAILED and result.code is Reason.REFUSED
+    assert "bare CR" in result.reason
+    assert read(tmp_path, "mac.txt") == original
+
+
+def test_read_only_file_is_refused_and_left_alone(tmp_path):
+    make_tree(tmp_path, {"ro.py": "x = 1\n"})
+    (tmp_path / "ro.py").chmod(0o444)
+    result = single(run(tmp_path, diff_edit("ro.py", ("x = 1\n", "x = 2\n"))))
+    assert result.status is Status.FAILED and result.code is Reason.REFUSED
+    assert "read-only" in result.reason and "0444" in result.reason
+    assert read(tmp_path, "ro.py") == b"x = 1\n"
+
+
 @pytest.fixture
 def fenced_root(tmp_path):
     """A root with git data, an outside sibling folder, and symlinks from inside pointing out."""

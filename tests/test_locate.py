@@ -634,9 +634,9 @@ def test_explain_trailing_anchor_not_after_old_lines():
     assert message.startswith("Trailing anchor not found after old lines")
 
 
-def test_explain_falls_back_to_content_not_found():
+def test_explain_old_lines_alone_not_found():
     message = explain_anchor_failure(PARSER, [], ["    settings = yaml.safe_load(raw)"], [])
-    assert message.startswith("Content sequence not found in file")
+    assert message.startswith("Old lines not found")
     assert "closest: line 4" in message
 
 
@@ -731,3 +731,13 @@ def test_indentation_rung_on_a_file_of_near_copies_takes_one_pass():
     search[-1] = "x"
     result = locate(file, search, search)
     assert isinstance(result, NotFound)
+
+
+def test_explain_old_lines_not_found_when_there_is_no_leading_anchor():
+    message = explain_anchor_failure(["a = 1", "b = 2", "c = 3"], [], ["b = 5"], ["c = 3"])
+    assert message.startswith("Old lines not found")
+
+
+def test_explain_trailing_anchor_alone_not_found():
+    message = explain_anchor_failure(["a = 1", "b = 2"], [], [], ["z = 26"])
+    assert message.startswith("Trailing anchor not found")

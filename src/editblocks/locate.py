@@ -803,10 +803,14 @@ def explain_anchor_failure(
             return f"Old lines don't match content after anchor {where}" + _closest(view, old)
         if trailing and not followed_by(after_old, trailing):
             return "Trailing anchor not found after old lines" + _after_lines(after_old) + _closest(view, trailing)
-    elif old and trailing:
+    elif old:
         after_old = [start + len(old) for start in starts_of(old)]
-        if after_old and not followed_by(after_old, trailing):
+        if not after_old:
+            return "Old lines not found" + _closest(view, old)
+        if trailing and not followed_by(after_old, trailing):
             return "Trailing anchor not found after old lines" + _after_lines(after_old) + _closest(view, trailing)
+    elif trailing and not starts_of(trailing):
+        return "Trailing anchor not found" + _closest(view, trailing)
     return "Content sequence not found in file" + _closest(view, [*leading, *old, *trailing])
 
 

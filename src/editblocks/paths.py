@@ -42,6 +42,7 @@ class RefusalCode(StrEnum):
     BINARY = "binary"
     ENCODING = "encoding"
     UNREADABLE = "unreadable"
+    READ_ONLY = "read-only"
     INVALID_PATH = "invalid-path"
 
 

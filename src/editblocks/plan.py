@@ -25,11 +25,14 @@ from editblocks.locate import (
     explain_anchor_failure,
     locate,
 )
+from editblocks.fuzzy import FuzzyLines, score_window
 from editblocks.line_index import LineIndex
 from editblocks.model import EXACT_ONLY_FORMATS, BlockKind, EditBlock, EditResult, Format, Reason, Status, percent
 
 MIN_ALREADY_APPLIED_CHARS = 12
 MAX_ALREADY_APPLIED_CANDIDATES = 100
+MAX_ALREADY_APPLIED_CHECKS = 10
+ALREADY_APPLIED_SIMILARITY_MARGIN = 0.1
 INDEX_FROM_BLOCK = 4  # a file's 4th block on: index its lines, so many blocks never cost blocks × lines
 MAX_LISTED_CANDIDATES = 10
 
@@ -290,10 +293,11 @@ def _already_applied(block: EditBlock, lines: list[str], index: LineIndex | None
                      replacement: list[str], near: NearMiss | None) -> EditResult | None:
     """A re-sent edit: the old text is gone and the new text is where it was.
 
-    "Where it was" is the region most like the old text; the new text found
-    somewhere else does not count (a typo in the old text must be reported,
-    not hidden). Only when nothing is like the old text at all may a unique,
-    substantial copy of the new text stand in.
+    "Where it was": the old text, placed where the new text is, is about as
+    similar as it is to the region most like it anywhere. New text that only
+    happens to occur elsewhere does not count (a typo in the old text must be
+    reported, not hidden). Only when nothing is like the old text at all may a
+    unique, substantial copy of the new text stand in.
     """
     if block.is_noop or not any(line.strip() for line in replacement):
         return None
@@ -303,7 +307,8 @@ def _already_applied(block: EditBlock, lines: list[str], index: LineIndex | None
         return None
     starts = outcome.starts if isinstance(outcome, Ambiguous) else (outcome.start,)
     if near is not None:
-        beside = [start for start in starts if start < near.end and near.start < start + len(replacement)]
+        search, file = FuzzyLines(_lines(block.search)), FuzzyLines(lines)
+        beside = [start for start in starts[:MAX_ALREADY_APPLIED_CHECKS] if _where_old_was(file, search, start, near)]
         if not beside:
             return None
         start = beside[0]
@@ -317,6 +322,14 @@ def _already_applied(block: EditBlock, lines: list[str], index: LineIndex | None
         f"already applied: the new text is already in the file at {_span_words(start, end)} and the old text is not",
         Reason.ALREADY_APPLIED, start + 1, max(start + 1, end), outcome.strategy.value, 1.0,
     )
+
+
+def _where_old_was(file: FuzzyLines, search: FuzzyLines, start: int, near: NearMiss) -> bool:
+    """Whether the new text at ``start`` stands where the searched (old) text would have been."""
+    if start < near.end and near.start < start + len(search):
+        return True
+    window = score_window(file, search, start)
+    return window is not None and window.similarity >= near.similarity - ALREADY_APPLIED_SIMILARITY_MARGIN
 
 
 def _not_found(block: EditBlock, key: str, lines: list[str], outcome: NotFound) -> EditResult:

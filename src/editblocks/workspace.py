@@ -55,7 +55,6 @@ __all__ = [
     "WorkspaceError",
 ]
 
-BINARY_SNIFF_BYTES = 8192
 GIT_TIMEOUT_SECONDS = 60.0
 LOCK_POLL_SECONDS = 0.05
 TEMP_STEM_BYTES = 200  # leaves room for ".<stem>.editblocks-xxxxxxxx.tmp" within NAME_MAX
@@ -68,6 +67,7 @@ ENCODINGS: dict[str, tuple[bytes, str]] = {
 }
 """Snapshot encoding name → (byte-order mark, Python codec). Checked in this order when reading."""
 
+_WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 _BOM_ORDER = ("utf-16-le-bom", "utf-16-be-bom", "utf-8-sig")
 _UTF32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)
 _TEMP_NAME = re.compile(r"\..*\.editblocks-[0-9a-f]{8}\.tmp", re.DOTALL)
@@ -202,6 +202,9 @@ class Workspace:
         if isinstance(decoded, _Undecodable):
             return refusal(path, decoded.code, decoded.why)
         text, encoding = decoded
+        if not status.st_mode & _WRITE_BITS:
+            return refusal(path, RefusalCode.READ_ONLY, f"is read-only (mode {stat.S_IMODE(status.st_mode):04o}); "
+                                                        "make it writable to let editblocks change it")
         return FileSnapshot(rel, True, text, encoding, fingerprint(raw), stat.S_IMODE(status.st_mode))
 
     # --- writing ----------------------------------------------------------------
@@ -575,7 +578,7 @@ def _decode(raw: bytes) -> tuple[str, str] | _Undecodable:
         return _Undecodable(RefusalCode.ENCODING, "is UTF-32 text, which editblocks does not edit")
     encoding = next((name for name in _BOM_ORDER if raw.startswith(ENCODINGS[name][0])), "utf-8")
     bom, codec = ENCODINGS[encoding]
-    if codec == "utf-8" and (nul := raw.find(b"\0", 0, BINARY_SNIFF_BYTES)) != -1:
+    if codec == "utf-8" and (nul := raw.find(b"\0")) != -1:
         return _Undecodable(
             RefusalCode.BINARY, f"looks like a binary file (NUL byte at offset {nul}); editblocks only edits text"
         )
@@ -588,10 +591,16 @@ def _decode(raw: bytes) -> tuple[str, str] | _Undecodable:
             f"is not valid {codec.upper()} (first bad byte 0x{raw[offset]:02X} at offset {offset}); "
             "it may be Latin-1 or another legacy encoding, so editblocks leaves it untouched",
         )
-    if codec != "utf-8" and (nul := text.find("\0", 0, BINARY_SNIFF_BYTES // 2)) != -1:
+    if codec != "utf-8" and (nul := text.find("\0")) != -1:
         return _Undecodable(
             RefusalCode.BINARY,
             f"looks like a binary file (NUL character at position {nul}); editblocks only edits text",
+        )
+    if "\n" not in text and "\r" in text.rstrip("\r"):
+        return _Undecodable(
+            RefusalCode.ENCODING,
+            "breaks its lines with a bare CR (classic Mac OS line endings), which editblocks does not edit; "
+            "convert it to LF or CRLF first",
         )
     return text, encoding
 
