@@ -186,6 +186,56 @@ def test_p8_underscores_inside_names_survive():
 
 
 @pytest.mark.parametrize(
+    ("header", "path"),
+    [
+        ("### File: __init__.py", "__init__.py"),
+        ("File: __main__.py", "__main__.py"),
+        ("**File:** __tests__/app.test.js", "__tests__/app.test.js"),
+        ("### File: _config.yml", "_config.yml"),
+        ("_File:_ app.py", "app.py"),
+        ("### File: .env", ".env"),
+        ("### File: .github/workflows/ci.yml", ".github/workflows/ci.yml"),
+        ("### File: VERSION", "VERSION"),
+        ("### File: CODEOWNERS", "CODEOWNERS"),
+        ("# .gitignore", ".gitignore"),
+        ("`docs/release notes.md`", "docs/release notes.md"),
+        ("src/app.py:12", "src/app.py"),
+    ],
+)
+def test_p8_labelled_dotfiles_extensionless_and_underscored_names(header, path):
+    [block] = parse(f"{header}\n" + fence(sr("a = 1\n", "a = 2\n"), lang="")).blocks
+    assert block.path == path
+
+
+def test_p8_a_file_header_for_a_dotfile_never_falls_back_to_the_previous_path():
+    text = (
+        "### File: app.py\n" + sr("import os\n", "import sys\n")
+        + "\n### File: .env\n" + sr("DEBUG = True\n", "DEBUG = False\n")
+    )
+    assert [b.path for b in parse(text).blocks] == ["app.py", ".env"]
+
+
+def test_p8_a_file_header_that_names_no_usable_path_is_an_error_not_a_carry_over():
+    text = (
+        "### File: app.py\n" + sr("import os\n", "import sys\n")
+        + "\n### File: the settings module\n" + sr("DEBUG = True\n", "DEBUG = False\n")
+    )
+    result = parse(text)
+    assert [b.path for b in result.blocks] == ["app.py"]
+    assert "has no file path" in errors(result)[0] and "File:" in errors(result)[0]
+
+
+def test_p8_a_path_on_the_fence_line_after_a_language():
+    [block] = parse("```python:src/a.py\n" + sr("a = 1\n", "a = 2\n") + "```\n").blocks
+    assert block.path == "src/a.py"
+
+
+def test_prose_in_backticks_with_spaces_is_not_a_path():
+    result = parse("`notes for v1.2`\n" + fence(sr("a = 1\n", "a = 2\n")))
+    assert result.blocks == () and "has no file path" in errors(result)[0]
+
+
+@pytest.mark.parametrize(
     "prose",
     ["Here is the change for utils.py:", "Update the helper:", "Now let's fix the loop in utils.py."],
 )
@@ -217,6 +267,8 @@ def test_p10_language_tag_is_never_a_filename():
 def test_p10_files_really_named_like_languages_still_work(name):
     [block] = parse(f"{name}\n" + fence(sr("a\n", "b\n"), lang="")).blocks
     assert block.path == name
+    [labelled] = parse(f"### File: {name}\n" + sr("a\n", "b\n")).blocks
+    assert labelled.path == name
 
 
 # --- P11, P12, P13 --------------------------------------------------------------------------
@@ -411,6 +463,19 @@ def test_p20_windows_separators_are_normalised():
     assert block.path == "Models/Offer.cs"
 
 
+@pytest.mark.parametrize(
+    ("written", "path"),
+    [
+        ("src\\__tests__\\app.js", "src/__tests__/app.js"),
+        ("src\\_internal\\x.py", "src/_internal/x.py"),
+        ("my\\_file.py", "my_file.py"),
+    ],
+)
+def test_p20_windows_separators_before_underscores_and_markdown_escapes(written, path):
+    [block] = parse(f"{written}\n" + fence(sr("a = 1\n", "a = 2\n"))).blocks
+    assert block.path == path
+
+
 def test_p21_xml_source_fence_is_not_a_path():
     text = "src/api.ts\n<source>typescript\n" + sr("let a = 1;\n", "let a = 2;\n") + "</source>\n"
     [block] = parse(text).blocks
@@ -567,3 +632,54 @@ def test_longer_start_with_standard_separator_and_end_is_read_with_standard_rule
     result = parse(text)
     assert [(b.path, b.new) for b in result.blocks] == [("a.py", "x = 2\n"), ("b.py", "y = 2\n")]
     assert not errors(result)
+
+
+# --- found by auditing ------------------------------------------------------------------------------
+
+
+def test_an_indented_start_marker_does_not_swallow_the_rest_of_the_response():
+    text = (
+        "a.py\n <<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n\n"
+        "b.py\n" + fence(sr("y = 1\n", "y = 2\n")) + "c.py\n" + fence(sr("z = 1\n", "z = 2\n"))
+    )
+    result = parse(text)
+    assert [(b.path, b.new) for b in result.blocks] == [("a.py", "x = 2\n"), ("b.py", "y = 2\n"), ("c.py", "z = 2\n")]
+    assert not errors(result)
+
+
+def test_content_indented_deeper_than_its_block_stays_content():
+    old = "Title\n    =======\n"
+    [block] = parse("NOTES.md\n" + fence(sr(old, "Title!\n    =======\n"), "markdown")).blocks
+    assert block.old == old
+
+
+def test_shell_continuation_lines_join_into_one_command():
+    result = parse("```bash\npip install \\\n  rich \\\n  click\necho done\n```\n")
+    assert [(s.command, s.line) for s in result.shell] == [("pip install rich click", 2), ("echo done", 5)]
+
+
+def test_reasoning_tag_with_attributes_hides_draft_blocks():
+    text = '<think effort="high">\na.py\n' + fence(sr("x\n", "draft\n")) + "</think>\na.py\n" + fence(sr("x\n", "y\n"))
+    assert [b.new for b in parse(text).blocks] == ["y\n"]
+
+
+def test_a_response_with_bare_cr_line_breaks_is_read_with_a_warning():
+    text = "a.py\r<<<<<<< SEARCH\rx = 1\r=======\rx = 2\r>>>>>>> REPLACE\r"
+    result = parse(text)
+    assert [(b.path, b.old, b.new) for b in result.blocks] == [("a.py", "x = 1\n", "x = 2\n")]
+    assert "bare CR" in warnings(result)[0]
+    assert _stream(text, [3] * len(text)) == result
+
+
+def test_a_custom_fence_is_a_fence():
+    text = "[code]\na.py\n" + sr("x\n", "y\n") + "[/code]\n"
+    [block] = parse(text, fence=("[code]", "[/code]")).blocks
+    assert (block.path, block.format) == ("a.py", Format.DIFF_FENCED)
+
+
+def test_validate_counts_only_the_chosen_format_s_markers():
+    from editblocks import validate
+
+    text = "a.py\n\u00ab\u00ab\u00ab EDIT\nx\n\u2550\u2550\u2550\u2550\u2550\u2550\u2550 REPL\ny\n\u00bb\u00bb\u00bb EDIT END\n>>>>>>> REPLACE\n"
+    messages = [d.message for d in validate(text, format="guillemet").diagnostics]
+    assert not [m for m in messages if "Mismatched" in m]

@@ -68,7 +68,13 @@ def test_characters_one_by_one_give_the_one_shot_result(text):
 SAFE_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="<>=«»═-+\u2028\u2029\x85"), max_size=25)
 content_line = st.one_of(SAFE_TEXT, st.sampled_from(["", "=======", "<<<<<<< SEARCH", ">>>>>>> REPLACE", "-------", ">>>>>>>", "```", "    =======", "\tindented", "x = '======='", "««« EDIT", "»»» EDIT END"]))
 texts = st.lists(content_line, max_size=6).map(lambda lines: "".join(line + "\n" for line in lines))
-paths = st.from_regex(r"[a-z][a-z0-9_]{0,8}(/[a-z][a-z0-9_]{0,8}){0,2}\.[a-z]{1,4}", fullmatch=True)
+paths = st.one_of(
+    st.from_regex(r"[a-z][a-z0-9_]{0,8}(/[a-z][a-z0-9_]{0,8}){0,2}\.[a-z]{1,4}", fullmatch=True),
+    st.from_regex(r"(_{1,2}[a-z]{1,6}_{0,2}/)?_{1,2}[a-z]{1,6}_{0,2}\.py", fullmatch=True),
+    st.from_regex(r"([a-z]{1,5}/)?\.[a-z]{1,8}", fullmatch=True),
+    st.from_regex(r"[A-Z][a-z]{0,5}( [a-z]{1,5}){0,2}/[a-z]{1,5} [a-z]{1,5}\.(md|txt|py)", fullmatch=True),
+    st.sampled_from(["Makefile", "Dockerfile", "#notes.md", "src/#draft.txt", "__init__.py", ".env"]),
+)
 
 
 def _kind(leading: str, old: str, trailing: str) -> BlockKind:
@@ -154,3 +160,36 @@ def test_partial_block_shows_the_text_so_far():
     assert parser.partial_block()[1] == {"old": "x = 1\ny = 2\n", "new": "x = 10\n"}
     parser.feed(">>>>>>> REPLACE\n")
     assert parser.partial_block() is None
+
+
+def _merged(events: list) -> list:
+    """Events with adjacent text events, and adjacent progress of one block section, joined: how a stream is
+    cut into chunks only changes where those are split."""
+    merged: list = []
+    for event in events:
+        previous = merged[-1] if merged else None
+        if type(event).__name__ == "TextEvent" and type(previous).__name__ == "TextEvent":
+            merged[-1] = type(event)(previous.text + event.text, previous.line)
+        elif (type(event).__name__ == "BlockProgress" and type(previous).__name__ == "BlockProgress"
+              and (previous.line, previous.section) == (event.line, event.section)):
+            merged[-1] = type(event)(event.line, event.section, previous.added + event.added)
+        else:
+            merged.append(event)
+    return merged
+
+
+def _events_fed(text: str, sizes: list[int]) -> list:
+    parser = StreamParser()
+    events: list = []
+    position = 0
+    while position < len(text):
+        size = sizes[len(events) % len(sizes)]
+        events += parser.feed(text[position : position + size])
+        position += size
+    return _merged(events + parser.close())
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(responses, st.lists(st.integers(min_value=1, max_value=30), min_size=1, max_size=20))
+def test_p16_any_chunking_gives_the_same_events(text, sizes):
+    assert _events_fed(text, sizes) == _events_fed(text, [max(1, len(text))])

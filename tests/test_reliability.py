@@ -618,6 +618,7 @@ PARSER_GROWTH_CASES: dict[str, tuple[Callable[[int], str], int]] = {
     "unclosed-think-tags": (lambda n: "<think>\n" * n, 100_000),
     "search-block-of-separators": (lambda n: "a.py\n<<<<<<< SEARCH\n" + "=======\n" * n + ">>>>>>> REPLACE\n", 50_000),
     "anchored-block-of-separators": (lambda n: "a.py\n<<<<<<< EDIT\n" + "=======\n" * n + ">>>>>>>\n", 1_000),
+    "shell-continuation-lines": (lambda n: "```bash\n" + "echo hi \\\n" * n + "```\n", 20_000),
 }
 
 

@@ -108,23 +108,24 @@ def _language_attribute(attributes: str) -> str:
 def shell_commands(lines: list[tuple[int, str]], transcript: bool) -> list[tuple[int, str]]:
     """The commands in a shell fence, each with its response line; `\\` continuations are joined."""
     commands: list[tuple[int, str]] = []
-    pending: tuple[int, str] | None = None
+    start = 0
+    parts: list[str] = []  # the pieces of a command continued over several lines, joined once at its end
     for number, line in lines:
-        if pending is not None:
-            start, text = pending
-            text = text + " " + line.strip()
+        if parts:
+            piece = line.strip()
         else:
             command = _command_on_line(line, transcript)
             if command is None:
                 continue
-            start, text = number, command
-        if text.endswith("\\"):
-            pending = (start, text[:-1].rstrip())
+            start, piece = number, command
+        if piece.endswith("\\"):
+            parts.append(piece[:-1].rstrip())
             continue
-        pending = None
-        commands.append((start, text))
-    if pending is not None:
-        commands.append(pending)
+        parts.append(piece)
+        commands.append((start, " ".join(parts)))
+        parts = []
+    if parts:
+        commands.append((start, " ".join(parts)))
     return commands
 
 

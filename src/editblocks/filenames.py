@@ -41,11 +41,28 @@ def path_from_line(line: str, known_files: Collection[str] | None = None) -> Pat
     if not text:
         return None
     text, bullet = _strip_list_bullet(text)
-    text, labelled, colon = _strip_decoration(text)
-    text = _normalise_separators(text)
-    if not _plausible(text, known_files, decorated or bullet or colon):
+    text, labelled, colon, quoted = _strip_decoration(text)
+    text = _without_line_number(_normalise_separators(text))
+    if not _plausible(text, known_files, decorated=decorated or bullet or colon, labelled=labelled, quoted=quoted):
         return None
     return PathLine(text, labelled)
+
+
+def path_in_fence_info(info: str, known_files: Collection[str] | None = None) -> PathLine | None:
+    """A path written on the opening fence line (```` ```src/a.py ```` or ```` ```python:src/a.py ````)."""
+    language, colon, rest = info.partition(":")
+    if colon and rest and language.isalnum():
+        info = rest
+    if "." not in info and "/" not in info:
+        return None
+    return path_from_line(info, known_files)
+
+
+def is_file_label(line: str) -> bool:
+    """Whether ``line`` is a `File:`-style header, usable as a path or not."""
+    text, _ = _strip_comment_and_heading(line.strip()) if line.strip() else ("", False)
+    text = _strip_list_bullet(text)[0] if text else text
+    return text.lstrip("*_ ").lower().startswith(_LABELS)
 
 
 def _strip_comment_and_heading(text: str) -> tuple[str, bool]:
@@ -72,11 +89,14 @@ def _strip_list_bullet(text: str) -> tuple[str, bool]:
     return text, False
 
 
-def _strip_decoration(text: str) -> tuple[str, bool, bool]:
-    """Peel labels, trailing colons and symmetric wrappers until nothing changes."""
+def _strip_decoration(text: str) -> tuple[str, bool, bool, bool]:
+    """Peel labels, trailing colons and symmetric wrappers until nothing changes.
+
+    Also says whether a label was peeled, a bare trailing colon, and backticks.
+    """
     if ":" not in text and text[0] not in _WRAPPER_CHARS and text[-1] not in _WRAPPER_CHARS:
-        return text, False, False
-    labelled = colon = False
+        return text, False, False, False
+    labelled = colon = quoted = False
     previous = None
     while text != previous:
         previous = text
@@ -88,27 +108,52 @@ def _strip_decoration(text: str) -> tuple[str, bool, bool]:
         lowered = bare.lower()
         for label in _LABELS:
             if lowered.startswith(label):
-                text = bare[len(label) :].lstrip("*_ ")
+                text = _without_closing_emphasis(bare[len(label) :])
                 labelled = True
                 break
         for wrapper in _WRAPPERS:
             size = len(wrapper)
             if len(text) > 2 * size and text.startswith(wrapper) and text.endswith(wrapper):
                 text = text[size:-size]
+                quoted = quoted or wrapper == "`"
                 break
-    return text.strip(), labelled, colon and not labelled
+    return text.strip(), labelled, colon and not labelled, quoted
+
+
+def _without_closing_emphasis(text: str) -> str:
+    """What follows a label: `**File:** a.py` leaves `** a.py`; the closing `**` goes, a leading `__init__` stays."""
+    run = len(text) - len(text.lstrip("*_"))
+    if run and (run == len(text) or text[run].isspace()):
+        text = text[run:]
+    return text.strip()
 
 
 def _normalise_separators(text: str) -> str:
+    """Windows separators become `/`; a backslash only ever before `_` or `*` is a markdown escape instead."""
     if "\\" not in text and not text.startswith("./"):
         return text
-    text = text.replace("\\_", "_").replace("\\*", "*").replace("\\", "/")
+    escapes_only = all(piece[:1] in ("_", "*") for piece in text.split("\\")[1:])
+    text = text.replace("\\_", "_").replace("\\*", "*") if escapes_only else text.replace("\\", "/")
     while text.startswith("./"):
         text = text[2:]
     return text
 
 
-def _plausible(text: str, known_files: Collection[str] | None, decorated: bool) -> bool:
+def _without_line_number(text: str) -> str:
+    """`src/app.py:12` (a location, as compilers print it) names `src/app.py`."""
+    stem, colon, number = text.rpartition(":")
+    return stem if colon and stem and number.isdigit() else text
+
+
+def _plausible(
+    text: str, known_files: Collection[str] | None, *, decorated: bool, labelled: bool, quoted: bool
+) -> bool:
+    """Whether ``text`` can be taken for a path: prose must never become a file name that gets created.
+
+    A `File:` label vouches for any one-word name; a name in backticks may
+    hold spaces if it ends in an extension; other decorated words need to
+    look like files (a folder, an extension, a dotfile, a known name).
+    """
     if not text or text in (".", "..", "...", "/") or "://" in text:
         return False
     if not _FORBIDDEN.isdisjoint(text) or not any(map(str.isalnum, text)):
@@ -116,10 +161,20 @@ def _plausible(text: str, known_files: Collection[str] | None, decorated: bool) 
     if known_files is not None and text in known_files:
         return True
     if len(text.split(maxsplit=1)) > 1:
-        return False
-    if "/" in text or "." in text.strip("."):
+        return quoted and _has_extension(text) and text == text.strip()
+    if labelled or not decorated:
         return True
-    return not decorated or text.lower() in _EXTENSIONLESS_NAMES
+    return "/" in text or "." in text.strip(".") or _is_dotfile(text) or text.lower() in _EXTENSIONLESS_NAMES
+
+
+def _has_extension(path: str) -> bool:
+    stem, dot, extension = _basename(path).rpartition(".")
+    return bool(dot and stem.strip() and 1 <= len(extension) <= 10 and extension.isalnum() and not extension.isdigit())
+
+
+def _is_dotfile(word: str) -> bool:
+    """`.env`, `.gitignore`, `.github/...`: a leading dot, then a name."""
+    return len(word) > 1 and word[0] == "." and word[1].isalnum()
 
 
 def mentions_path(line: str) -> set[str]:
@@ -130,6 +185,9 @@ def mentions_path(line: str) -> set[str]:
         word = word.rstrip(".")
         if "/" in word.strip("/") and any(ch.isalnum() for ch in word):
             found.add(_normalise_separators(word))
+            continue
+        if _is_dotfile(word) and word[1:].replace("_", "").replace("-", "").replace(".", "").isalnum():
+            found.add(word)
             continue
         stem, dot, extension = word.rpartition(".")
         if dot and stem and 1 <= len(extension) <= 10 and extension.isalnum() and not extension.isdigit():

@@ -3,10 +3,16 @@
 When the block's own text holds lines that would read as markers, the block
 is written with longer (strict) markers, which the parser then reads by
 length; when it holds fence lines, the fence is made longer than any of them.
+A path that would not read back as itself (spaces, a leading `#`) is written
+in backticks, and a text not ending in a newline gets one, since every block
+text is made of whole lines.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from editblocks.filenames import path_from_line
 from editblocks.markers import MAX_RUN, STANDARD_RUN, MarkerKind, classify
 from editblocks.model import BlockKind, EditBlock, Format
 
@@ -27,18 +33,35 @@ def language_for(path: str) -> str:
 
 def render(block: EditBlock, fence: tuple[str, str] = ("```", "```")) -> str:
     """The response text for one block, in the block's own format."""
+    block = replace(block, **{name: _whole_lines(getattr(block, name)) for name in _TEXT_FIELDS})
     if block.format is Format.GUILLEMET:
         return _guillemet(block)
     run = _marker_length(block)
     if block.format is Format.ANCHORED:
         return _anchored(block, run)
     if block.format is Format.SEARCH_REPLACE:
-        return f"### File: {block.path}\n" + _search_replace_body(block, run)
+        return _path_line(block.path, "### File: ") + "\n" + _search_replace_body(block, run)
     opening, closing = _fence_for(block, fence)
     body = _search_replace_body(block, run)
     if block.format in (Format.DIFF_FENCED, Format.EDITOR_DIFF_FENCED):
-        return f"{opening}\n{block.path}\n{body}{closing}\n"
-    return f"{block.path}\n{opening}\n{body}{closing}\n"
+        return f"{opening}\n{_path_line(block.path)}\n{body}{closing}\n"
+    return f"{_path_line(block.path)}\n{opening}\n{body}{closing}\n"
+
+
+_TEXT_FIELDS = ("leading", "old", "new", "trailing")
+
+
+def _whole_lines(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def _path_line(path: str, prefix: str = "") -> str:
+    """The path as written on its line: plain when it reads back as itself, else in backticks."""
+    for written in (path, f"`{path}`"):
+        found = path_from_line(prefix + written)
+        if found is not None and found.path == path:
+            return prefix + written
+    return prefix + path
 
 
 def _search_replace_body(block: EditBlock, run: int) -> str:
@@ -50,7 +73,7 @@ def _search_replace_body(block: EditBlock, run: int) -> str:
 def _anchored(block: EditBlock, run: int) -> str:
     dash, separator = "-" * run, "=" * run
     return (
-        f"{block.path}\n{'<' * run} EDIT\n{block.leading}{dash}\n{block.old}{separator}\n"
+        f"{_path_line(block.path)}\n{'<' * run} EDIT\n{block.leading}{dash}\n{block.old}{separator}\n"
         f"{block.new}{dash}\n{block.trailing}{'>' * run}\n"
     )
 
@@ -58,7 +81,7 @@ def _anchored(block: EditBlock, run: int) -> str:
 def _guillemet(block: EditBlock) -> str:
     if any(_marker_in(text, _GUILLEMET_MARKERS) for text in _texts(block)):
         raise ValueError("a guillemet block cannot hold lines that are guillemet markers")
-    return f"{block.path}\n««« EDIT\n{block.leading}{block.old}═══════ REPL\n{block.leading}{block.new}»»» EDIT END\n"
+    return f"{_path_line(block.path)}\n««« EDIT\n{block.leading}{block.old}═══════ REPL\n{block.leading}{block.new}»»» EDIT END\n"
 
 
 def _marker_length(block: EditBlock) -> int:

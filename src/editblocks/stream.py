@@ -25,7 +25,14 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from editblocks.fences import Fence, inline_commands, open_fence, shell_commands
-from editblocks.filenames import PathLine, mentions_path, path_from_line, resolve_known
+from editblocks.filenames import (
+    PathLine,
+    is_file_label,
+    mentions_path,
+    path_from_line,
+    path_in_fence_info,
+    resolve_known,
+)
 from editblocks.markers import (
     GUILLEMET_KINDS,
     MIN_RUN,
@@ -58,7 +65,7 @@ from editblocks.model import (
 DEFAULT_FENCE = ("```", "```")
 LOOKBACK_LINES = 6
 _PATH_CACHE_LIMIT = 256
-_THINK_OPEN = ("<think>", "<thinking>")
+_THINK_OPEN = ("<think>", "<thinking>", "<think ", "<thinking ")
 _THINK_CLOSE = ("</think>", "</thinking>")
 
 _FORMAT_STARTS: dict[Format, frozenset[MarkerKind]] = {
@@ -169,6 +176,8 @@ class StreamParser:
         self._format = Format(format)
         self._starts = _FORMAT_STARTS[self._format]
         self._custom_fence = fence if fence[0][:1] not in ("`", "~") else None
+        self._special = SPECIAL_FIRST_CHARS | frozenset(fence[0].strip()[:1])
+        self._top_candidate = _top_candidate_lines(self._special)
         self._known = frozenset(known_files) if known_files is not None else None
         self._path_cache: dict[str, PathLine | None] = {}
         self._events_on = events
@@ -216,15 +225,18 @@ class StreamParser:
         if self._pending:
             tail = "".join(self._pending)
             self._pending = []
-            self._process("\n" + (tail[:-1] if tail.endswith("\r") else tail) + "\n")
+            if self._line_no == 0 and "\r" in tail.rstrip("\r"):
+                tail = tail.replace("\r", "\n")
+                self._warn(1, "the response breaks its lines with bare CR characters; they were read as line breaks")
+            self._process("\n" + (tail[:-1] if tail.endswith(("\r", "\n")) else tail) + "\n")
         block = self._block
         if block is not None and block.strict:
             self._reread_tolerant(block)
             block = self._block
         self._closed = True
         if block is not None:
-            self._block = None
             self._error(block.line, f"block at line {block.line} is not closed (response truncated?)")
+            self._block = None
         self._confirm_held()
         self._finish_shell_fence()
         if self._think_line is not None:
@@ -263,14 +275,14 @@ class StreamParser:
         position = 1
         end = len(text)
         number = self._line_no
-        special = SPECIAL_FIRST_CHARS
+        special = self._special
         next_special = -1  # where the next line that could be a marker or fence starts, once searched for
         while position < end:
             block = self._block
             if block is None:
                 if self._think_line is None and self._shell_lines is None:
                     if next_special < position:
-                        found = _TOP_CANDIDATE.search(text, position - 1)
+                        found = self._top_candidate.search(text, position - 1)
                         next_special = found.start() + 1 if found is not None else end
                     stop = next_special
                     if self._fence is None:
@@ -353,7 +365,7 @@ class StreamParser:
             if marker.kind in STARTS:
                 self._warn(number, f"{marker.kind.value} marker ignored: the response format is {self._format.value}")
             else:
-                if marker.kind in _STRAY_AT_TOP:
+                if marker.kind in _STRAY_AT_TOP and _STARTED_BY[marker.kind] in self._starts:
                     self.ends_seen[_STARTED_BY[marker.kind]] += 1
                 if not self._withdraw_if_cut_short(marker, number) and marker.kind in _STRAY_AT_TOP:
                     self._warn(number, f"{_MARKER_TEXT[marker.kind]} without a block start before it")
@@ -424,7 +436,7 @@ class StreamParser:
                   and marker.length > STANDARD_RUN)
         indent = line[: len(line) - len(line.lstrip())]
         self._block = _OpenBlock(marker.kind, number, marker.length, strict, path, fmt, hint, indent,
-                                 _candidate_lines(indent), interrupting)
+                                 _candidate_lines(len(indent)), interrupting)
         self._recent.clear()
         if marker.irregular:
             self._warn(number, f"marker accepted despite {marker.irregular}")
@@ -445,6 +457,7 @@ class StreamParser:
             return
         if kind is not _PROPER_END[block.start] or marker.irregular:
             self._warn(number, f"block at line {block.line} ends with an unexpected marker; accepted")
+        self._report_progress(block)
         self._block = None
         self.ends_seen[block.start] += 1
         self._complete(block, number)
@@ -475,6 +488,7 @@ class StreamParser:
             self._warn(edit.line, f"block at line {edit.line} changes nothing (its old and new text are identical)")
         self._blocks.append(edit)
         if self._events_on:
+            self._flush_text()  # text read after the block, while it was held, comes first however it was fed
             self._events.append(BlockCompleted(edit))
 
     def _withdraw_if_cut_short(self, marker: Marker, number: int) -> bool:
@@ -499,6 +513,7 @@ class StreamParser:
         """A strict (8-9 character) block reached the end without its own end marker: the model mixed marker
         lengths, so read its lines again with standard rules, and no block is strict from here on."""
         self._strict_allowed = False
+        self._report_progress(block)
         self._block = replace(block, strict=False, body=[], dividers=[], reported=0)
         self._line_no = block.line
         self._process("\n" + block.text_after_start())
@@ -511,7 +526,7 @@ class StreamParser:
             if not stripped:
                 continue
             if fence_info is not None:
-                found = self._path_line(fence_info) if "." in fence_info or "/" in fence_info else None
+                found = path_in_fence_info(fence_info, self._known)
                 if found is not None:
                     return found.path, self._block_format(start, Format.DIFF_FENCED, found.labelled), ""
                 crossed_fence = True
@@ -561,6 +576,8 @@ class StreamParser:
 
     def _carry_over(self, start: MarkerKind, prose: str) -> tuple[str | None, Format, str]:
         """No path line: reuse the previous block's path, unless the prose names another file."""
+        if is_file_label(prose):
+            return None, self._format, " (the `File:` line before it names no usable path: write the path alone)"
         named = {resolve_known(p, self._known, creating=False) for p in mentions_path(prose)} if prose else set()
         previous = self._last_path
         if named and previous not in named:
@@ -591,8 +608,16 @@ class StreamParser:
     def _diagnose(self, diagnostic: Diagnostic) -> None:
         self._diagnostics.append(diagnostic)
         if self._events_on:
+            if self._block is not None:
+                self._progress(self._block)
             self._flush_text()
             self._events.append(DiagnosticEvent(diagnostic))
+
+    def _report_progress(self, block: _OpenBlock) -> None:
+        """Report the block's text not yet sent, before whatever ends it: progress always adds up to the whole
+        block, and how the response was cut into chunks changes only where the progress is split."""
+        if self._events_on:
+            self._progress(block)
 
     def _add_text(self, lines: str, number: int) -> None:
         """Keep whole lines (each ending in a newline) for the next text event; ``number`` is the first one's."""
@@ -661,16 +686,23 @@ _SECTION_NAMES: dict[MarkerKind, tuple[str, ...]] = {
 }
 
 
-_TOP_CANDIDATE = re.compile("\n(?:[ \t][^\\S\n]*)?[" + re.escape("".join(sorted(SPECIAL_FIRST_CHARS))) + "]")
-"""Outside blocks, the start of a line that could be a marker or fence: its first character, or after
-indentation that begins with a space or tab, is one of the marker and fence characters."""
+@lru_cache(maxsize=8)
+def _top_candidate_lines(special: frozenset[str]) -> re.Pattern[str]:
+    """Outside blocks, the start of a line that could be a marker or fence: its first character, or the first
+    after indentation that begins with a space or tab, is one of the ``special`` characters."""
+    return re.compile("\n(?:[ \t][^\\S\n]*)?[" + re.escape("".join(sorted(special))) + "]")
 
 
 @lru_cache(maxsize=32)
-def _candidate_lines(indent: str) -> re.Pattern[str]:
-    """Lines inside a block that could be markers: the block's indentation, then a marker character."""
+def _candidate_lines(indent_width: int) -> re.Pattern[str]:
+    """Lines inside a block that could be markers: a marker character after at most the block's own indentation.
+
+    Deeper lines are content (a markdown file's indented `=======`); shallower
+    ones still count, so a block whose start marker alone was indented cannot
+    swallow the rest of the response.
+    """
     characters = "".join(sorted(SPECIAL_FIRST_CHARS))
-    return re.compile("\n" + re.escape(indent) + "[" + re.escape(characters) + "]")
+    return re.compile("\n[ \t]{0,%d}[%s]" % (indent_width, re.escape(characters)))
 
 
 def _split(block: _OpenBlock, error: _ErrorSink) -> _Sections | None:
