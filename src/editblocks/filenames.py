@@ -8,6 +8,7 @@ prose, so a sentence never becomes a file name that gets created.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -24,6 +25,8 @@ _EXTENSIONLESS_NAMES = frozenset(
     }
 )
 MAX_PATH_CHARS = 1024
+_PLAIN_PATH = re.compile(r"[^\W_][\w.-]*(?:/[\w.-]+)*")
+"""A bare path: word characters, dots and dashes in `/`-separated parts, starting with a letter or digit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,8 @@ def path_from_line(line: str, known_files: Collection[str] | None = None) -> Pat
     text = line.strip()
     if not text or len(text) > MAX_PATH_CHARS:
         return None
+    if _PLAIN_PATH.fullmatch(text):  # nothing to peel, nothing to doubt: the common case, kept cheap
+        return PathLine(text, False)
     text, decorated = _strip_comment_and_heading(text)
     if not text:
         return None

@@ -23,6 +23,7 @@ from collections import Counter, deque
 from functools import lru_cache
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from editblocks.fences import Fence, inline_commands, open_fence, shell_commands
 from editblocks.filenames import (
@@ -129,6 +130,7 @@ class _OpenBlock:
     missing_path_hint: str
     indent: str
     candidates: re.Pattern[str]
+    structure: frozenset[MarkerKind]  # the marker kinds that are structure inside this block, not content
     interrupting: bool = False  # opened inside a block that had no divider yet: its text may hold markers
     body: list[str] = field(default_factory=list)  # content as slices of whole lines, each ending in a newline
     dividers: list[_Divider] = field(default_factory=list)
@@ -146,8 +148,7 @@ class _OpenBlock:
         return "".join(pieces)
 
 
-@dataclass(frozen=True, slots=True)
-class _Held:
+class _Held(NamedTuple):
     """A completed block kept back until the next block starts or the response ends.
 
     A stray end marker right after it shows its text held a marker line
@@ -175,6 +176,7 @@ class StreamParser:
     ) -> None:
         self._format = Format(format)
         self._starts = _FORMAT_STARTS[self._format]
+        self._structure = {start: _structure(start, self._starts) for start in STARTS}
         self._custom_fence = fence if fence[0][:1] not in ("`", "~") else None
         self._special = SPECIAL_FIRST_CHARS | frozenset(fence[0].strip()[:1])
         self._top_candidate = _top_candidate_lines(self._special)
@@ -315,7 +317,14 @@ class StreamParser:
                 newline = text.find("\n", start)
                 number += 1
                 self._line_no = number
-                self._block_line(block, text[start:newline], number)
+                line = text[start:newline]
+                marker = classify(line, block.length if block.length < MIN_RUN else 0)
+                if marker is None or marker.kind not in block.structure or (
+                    block.strict and marker.length != block.length
+                ):
+                    block.body.append(text[start : newline + 1])
+                else:
+                    self._block_marker(block, marker, number, line)
                 position = newline + 1
         self._line_no = number
 
@@ -345,13 +354,6 @@ class StreamParser:
                     self._suggest(command, number)
         elif self._shell_lines is not None:
             self._shell_lines.append((number, line))
-
-    def _block_line(self, block: _OpenBlock, line: str, number: int) -> None:
-        marker = classify(line, block.length if block.length < MIN_RUN else 0)
-        if marker is None or not self._structural(block, marker):
-            block.body.append(line + "\n")
-        else:
-            self._block_marker(block, marker, number, line)
 
     def _top_special_line(self, line: str, number: int) -> None:
         if self._think_line is not None:
@@ -413,17 +415,6 @@ class StreamParser:
 
     # --- blocks -------------------------------------------------------------------------
 
-    def _structural(self, block: _OpenBlock, marker: Marker) -> bool:
-        """Inside a block only its own marker family counts (chevrons vs guillemets), and in a strict block only its own length."""
-        kind = marker.kind
-        if (kind in GUILLEMET_KINDS) != (block.start is MarkerKind.GUILLEMET_START):
-            return False
-        if block.strict and marker.length != block.length:
-            return False
-        if kind in self._starts:
-            return True
-        return kind in _ENDS[block.start] or kind in _DIVIDERS[block.start]
-
     def _open_block(self, marker: Marker, number: int, line: str, interrupting: bool = False) -> None:
         self._confirm_held()
         self.starts_seen[marker.kind] += 1
@@ -436,7 +427,7 @@ class StreamParser:
                   and marker.length > STANDARD_RUN)
         indent = line[: len(line) - len(line.lstrip())]
         self._block = _OpenBlock(marker.kind, number, marker.length, strict, path, fmt, hint, indent,
-                                 _candidate_lines(len(indent)), interrupting)
+                                 _candidate_lines(len(indent)), self._structure[marker.kind], interrupting)
         self._recent.clear()
         if marker.irregular:
             self._warn(number, f"marker accepted despite {marker.irregular}")
@@ -472,9 +463,9 @@ class StreamParser:
         leading, old, new, trailing = sections
         if block.indent:
             leading, old, new, trailing = (_dedent(part, block.indent) for part in sections)
-        blank = all(not part or part.isspace() for part in (leading, old, trailing))
+        blank = (not leading or leading.isspace()) and (not old or old.isspace()) and (not trailing or trailing.isspace())
         kind = BlockKind.CREATE if blank else BlockKind.EDIT
-        path = resolve_known(block.path, self._known, creating=kind is BlockKind.CREATE)
+        path = resolve_known(block.path, self._known, creating=blank) if self._known else block.path
         edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line)
         self._held = _Held(edit, block.interrupting, end_line)
 
@@ -521,37 +512,29 @@ class StreamParser:
     def _path_for_block(self, start: MarkerKind) -> tuple[str | None, Format, str]:
         """Look back over the last few lines for the block's path (nearest non-fence line)."""
         crossed_fence = False
-        for line, fence_info in self._lines_before():
-            stripped = line.strip()
-            if not stripped:
-                continue
+        left = LOOKBACK_LINES
+        for lines, fence_info in reversed(self._recent):
             if fence_info is not None:
                 found = path_in_fence_info(fence_info, self._known)
                 if found is not None:
                     return found.path, self._block_format(start, Format.DIFF_FENCED, found.labelled), ""
                 crossed_fence = True
-                continue
-            found = self._path_line(stripped)
-            if found is not None:
-                style = Format.DIFF if crossed_fence or self._fence is None else Format.DIFF_FENCED
-                return found.path, self._block_format(start, style, found.labelled), ""
-            return self._carry_over(start, stripped)
-        return self._carry_over(start, "")
-
-    def _lines_before(self) -> Iterator[tuple[str, str | None]]:
-        """The last `LOOKBACK_LINES` lines outside blocks, nearest first, each with its fence info if a fence line."""
-        left = LOOKBACK_LINES
-        for lines, fence_info in reversed(self._recent):
-            if fence_info is not None:
-                yield lines, fence_info
                 left -= 1
             else:
-                pieces = lines.rsplit("\n", left)[-left:]
-                left -= len(pieces)
+                pieces = lines.rsplit("\n", left)[-left:] if "\n" in lines else [lines]
                 for line in reversed(pieces):
-                    yield line, None
+                    stripped = line.strip()
+                    if not stripped:
+                        continue
+                    found = self._path_line(stripped)
+                    if found is not None:
+                        style = Format.DIFF if crossed_fence or self._fence is None else Format.DIFF_FENCED
+                        return found.path, self._block_format(start, style, found.labelled), ""
+                    return self._carry_over(start, stripped)
+                left -= len(pieces)
             if left <= 0:
-                return
+                break
+        return self._carry_over(start, "")
 
     def _path_line(self, stripped: str) -> PathLine | None:
         """Cached: models repeat the same path line before many blocks."""
@@ -686,6 +669,15 @@ _SECTION_NAMES: dict[MarkerKind, tuple[str, ...]] = {
 }
 
 
+def _structure(start: MarkerKind, starts: frozenset[MarkerKind]) -> frozenset[MarkerKind]:
+    """The marker kinds that are structure inside a block opened by ``start`` (the others are its content):
+    another block's start (which interrupts it), its own ends and dividers, and only of its own family
+    (chevrons or guillemets)."""
+    guillemet = start is MarkerKind.GUILLEMET_START
+    kinds = starts | _ENDS[start] | _DIVIDERS[start]
+    return frozenset(kind for kind in kinds if (kind in GUILLEMET_KINDS) == guillemet)
+
+
 @lru_cache(maxsize=8)
 def _top_candidate_lines(special: frozenset[str]) -> re.Pattern[str]:
     """Outside blocks, the start of a line that could be a marker or fence: its first character, or the first
@@ -701,8 +693,8 @@ def _candidate_lines(indent_width: int) -> re.Pattern[str]:
     ones still count, so a block whose start marker alone was indented cannot
     swallow the rest of the response.
     """
-    characters = "".join(sorted(SPECIAL_FIRST_CHARS))
-    return re.compile("\n[ \t]{0,%d}[%s]" % (indent_width, re.escape(characters)))
+    characters = "[" + re.escape("".join(sorted(SPECIAL_FIRST_CHARS))) + "]"
+    return re.compile("\n" + (f"[ \t]{{0,{indent_width}}}" if indent_width else "") + characters)
 
 
 def _split(block: _OpenBlock, error: _ErrorSink) -> _Sections | None:
@@ -788,8 +780,13 @@ def _split_anchored(block: _OpenBlock, error: _ErrorSink) -> _Sections | None:
     return None
 
 
+_ANCHORED_LAYOUT = [MarkerKind.DASH, MarkerKind.SEPARATOR, MarkerKind.DASH]
+
+
 def _anchored_layouts(dividers: list[_Divider]) -> list[tuple[int, int, int]]:
     """Every dash–separator–dash layout, but only up to two: one is the answer, two already mean ambiguity."""
+    if len(dividers) == 3 and [d.kind for d in dividers] == _ANCHORED_LAYOUT:
+        return [(dividers[0].index, dividers[1].index, dividers[2].index)]
     dash_indices = [d.index for d in dividers if d.kind is MarkerKind.DASH]
     layouts: list[tuple[int, int, int]] = []
     dashes_before = 0
