@@ -769,8 +769,15 @@ def test_f2_mixed_endings_untouched_lines_keep_theirs(tmp_path):
     make_tree(tmp_path, {"m.txt": b"one\r\ntwo\nthree\r\nfour\nfive\r\n"})
     result = single(run(tmp_path, diff_edit("m.txt", ("three\n", "THREE\nnew\n"), lang="")))
     assert result.status is Status.APPLIED
-    # edited line keeps its CRLF, the new line gets the preferred (first) ending, the rest is byte-identical
+    # the edited line and the one added after it take the CRLF of the line they replace; the rest is untouched
     assert read(tmp_path, "m.txt") == b"one\r\ntwo\nTHREE\r\nnew\r\nfour\nfive\r\n"
+
+
+def test_f2_a_changed_lf_line_in_a_crlf_first_file_stays_lf(tmp_path):
+    make_tree(tmp_path, {"m.txt": b"head\r\nbody\nmore\ntail\r\n"})
+    result = single(run(tmp_path, diff_edit("m.txt", ("body\nmore\n", "BODY\nadded\nmore\n"), lang="")))
+    assert result.status is Status.APPLIED
+    assert read(tmp_path, "m.txt") == b"head\r\nBODY\nadded\nmore\ntail\r\n"
 
 
 def test_f3_utf8_bom_is_kept(tmp_path):

@@ -7,9 +7,9 @@ Delivered either as a response (parsed, so the parser normalises it) or as
 
 The expected bytes are computed here from the file's own lines, independently
 of editblocks: untouched lines byte-identical, a context line the block only
-quotes keeps its own ending, every new or changed line takes the file's
-preferred ending (that of its first line break), and the presence or absence
-of a final newline never flips.
+quotes keeps its own ending, a changed or added line takes the ending of the
+replaced line at its position (the last replaced line's, past the end), and the
+presence or absence of a final newline never flips.
 """
 
 from __future__ import annotations
@@ -82,13 +82,12 @@ def test_edit_in_the_middle_keeps_the_files_style(tmp_path, style, final, search
     result = single(outcome)
     assert result.status is Status.APPLIED
     assert result.strategy == "exact"  # CRLF→LF normalisation of both sides is part of the exact rung
-    preferred = endings[0]
     last = endings[3] if final else ""
     expected = (
         "alpha = 1" + endings[0]
-        + "BETA = 20" + preferred
+        + "BETA = 20" + endings[1]  # replaces beta, so takes its ending
         + "gamma = 3" + endings[2]
-        + "new = 5" + preferred
+        + "new = 5" + endings[2]  # past the replaced lines: the last replaced line's ending
         + "delta = 4" + last
     ).encode()
     assert (tmp_path / "target.txt").read_bytes() == expected
@@ -102,9 +101,9 @@ def test_edit_of_the_last_line_keeps_the_final_newline_state(tmp_path, style, fi
     make_tree(tmp_path, {"target.txt": original})
     outcome = run_both_ways(tmp_path, delivery, "delta = 4\n", "DELTA = 40\nepsilon = 5\n", search_eol, replace_eol)
     assert single(outcome).status is Status.APPLIED
-    preferred = endings[0]
+    ending = endings[3] if final else endings[0]  # delta had none: a line that needs one gets the file's first
     head = original[: original.index(b"delta")]
-    expected = head + ("DELTA = 40" + preferred + "epsilon = 5" + (preferred if final else "")).encode()
+    expected = head + ("DELTA = 40" + ending + "epsilon = 5" + (ending if final else "")).encode()
     assert (tmp_path / "target.txt").read_bytes() == expected
 
 
@@ -130,8 +129,8 @@ def test_a_tolerant_rung_also_keeps_the_style(tmp_path, style):
                     path_eol="\r\n", search_eol="\r\n", replace_eol="\n")
     result = single(apply(parse(text), tmp_path))
     assert result.strategy == "trailing-whitespace"
-    expected = ("def f():" + endings[0] + "    one()  " + endings[1] + "    three()" + endings[0]
-                + "    four()" + endings[0] + "done = 1" + endings[3]).encode()
+    expected = ("def f():" + endings[0] + "    one()  " + endings[1] + "    three()" + endings[2]
+                + "    four()" + endings[2] + "done = 1" + endings[3]).encode()
     assert (tmp_path / "target.txt").read_bytes() == expected
 
 
@@ -146,7 +145,7 @@ def test_elided_lines_keep_their_own_endings(tmp_path, style):
     result = single(apply(parse(text), tmp_path))
     assert result.strategy == "elision"
     expected = ("def g():" + endings[0] + "    x = 1" + endings[1] + "    y = 2" + endings[2]
-                + "    return y" + endings[0]).encode()
+                + "    return y" + endings[3]).encode()
     assert (tmp_path / "target.txt").read_bytes() == expected
 
 

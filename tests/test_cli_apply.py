@@ -21,7 +21,7 @@ from editblocks.cli import main
 from helpers_apply import diff_edit, guillemet, make_tree, tree_state
 
 RESULT_KEYS = {"path", "status", "reason", "block_line", "start_line", "end_line", "strategy", "similarity"}
-TOP_KEYS = {"results", "files_modified", "files_created", "shell", "written"}
+TOP_KEYS = {"results", "files_modified", "files_created", "shell", "written", "diagnostics", "notes"}
 
 PROJECT = {
     "app/config.py": "DEBUG = False\nPORT = 8000\n",
@@ -418,6 +418,41 @@ def test_undo_with_nothing_to_undo_exits_one(runner, tmp_path, project):
     result = invoke(runner, "undo", "--root", str(project))
     assert result.exit_code == 1
     assert "nothing to undo" in result.output
+    assert not (project / ".editblocks").exists()
+
+
+def test_apply_json_says_why_a_run_without_blocks_failed(runner, tmp_path, project):
+    answer = response_file(tmp_path, "app/config.py\n<<<<<<< SEARCH\nDEBUG = False\n>>>>>>> REPLACE\n")
+    result = invoke(runner, "apply", answer, "--root", str(project), "--json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1 and data["results"] == []
+    assert [d["severity"] for d in data["diagnostics"]] == ["error"]
+    assert "no separator" in data["diagnostics"][0]["message"] and data["diagnostics"][0]["line"] == 2
+
+
+def test_apply_json_carries_the_run_s_notes(runner, tmp_path, project):
+    result = invoke(runner, "apply", response_file(tmp_path, GOOD), "--root", str(project), "--git-add", "--json")
+    data = json.loads(result.stdout)
+    assert any("git add skipped" in note for note in data["notes"])
+
+
+def test_check_strict_refuses_a_match_that_apply_strict_would_refuse(runner, tmp_path):
+    root = tmp_path / "root"
+    make_tree(root, {"t.py": "def f():\n\treturn 1\n"})
+    answer = response_file(tmp_path, diff_edit("t.py", ("def f():\n    return 1\n", "def f():\n    return 2\n")))
+    assert invoke(runner, "check", answer, "--root", str(root)).exit_code == 0
+    assert invoke(runner, "check", answer, "--root", str(root), "--strict").exit_code == 1
+    assert invoke(runner, "apply", answer, "--root", str(root), "--strict").exit_code == 1
+    assert (root / "t.py").read_bytes() == b"def f():\n\treturn 1\n"
+
+
+def test_undo_output_is_not_read_as_markup(runner, tmp_path):
+    root = tmp_path / "root"
+    make_tree(root, {"[red]x[/red].py": "a = 1\n"})
+    answer = response_file(tmp_path, diff_edit("`[red]x[/red].py`", ("a = 1\n", "a = 2\n")))
+    assert invoke(runner, "apply", answer, "--root", str(root)).exit_code == 0
+    undone = invoke(runner, "undo", "--root", str(root))
+    assert undone.exit_code == 0 and "restored [red]x[/red].py" in undone.output
 
 
 def test_undo_only_undoes_the_last_run(runner, tmp_path, project):

@@ -31,11 +31,13 @@ def test_splice_keeps_every_byte_outside_the_span(text, data):
     assert result.final_newline == document.final_newline or not result.lines
 
 
-def test_mixed_endings_keep_their_own_and_new_lines_take_the_first_style():
+def test_mixed_endings_keep_their_own_and_new_lines_take_the_replaced_line_s():
     document = Document.from_text("a\r\nb\nc\r\n")
     assert document.preferred_ending == CRLF
     result = document.splice(1, 2, ["B", "B2"], [None, None])
-    assert result.to_text() == "a\r\nB\r\nB2\r\nc\r\n"
+    assert result.to_text() == "a\r\nB\nB2\nc\r\n"
+    inserted = document.splice(2, 2, ["between"], [None])
+    assert inserted.to_text() == "a\r\nb\nbetween\nc\r\n"
     kept = document.splice(1, 2, ["b"], [1])
     assert kept.to_text() == "a\r\nb\nc\r\n"
 

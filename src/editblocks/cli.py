@@ -28,7 +28,7 @@ from editblocks.plan import Policy
 from editblocks.serialize import apply_json, parse_json
 from editblocks.stream import parse
 from editblocks.validate import validate
-from editblocks.workspace import Workspace, WorkspaceError
+from editblocks.workspace import UndoOutcome, Workspace, WorkspaceError
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024  # far above any real answer; a guard against runaway or hostile input
 FORMAT_CHOICES = [fmt.value for fmt in Format]
@@ -150,14 +150,17 @@ def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_ru
 @_root_option()
 @_format_option()
 @click.option("--fuzzy", is_flag=True, help="Also accept close (fuzzy) matches.")
+@click.option("--strict", is_flag=True, help="Exact matching only, for every format (as apply --strict).")
+@click.option("--first-match", is_flag=True, help="Take the first of several matches (as apply --first-match).")
 @_max_bytes_option()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (the apply shape when --root is given).")
-def check_command(response: str, root: str | None, format_: str, fuzzy: bool, max_bytes: int, as_json: bool) -> None:
+def check_command(response: str, root: str | None, format_: str, fuzzy: bool, strict: bool, first_match: bool,
+                  max_bytes: int, as_json: bool) -> None:
     """Validate RESPONSE; with --root, also locate every block without writing anything."""
     text = read_response(response, max_bytes)
     validation = validate(text, format_)
     if root is not None:
-        result = _run_apply(validation.result, root, dry_run=True, fuzzy=fuzzy)
+        result = _run_apply(validation.result, root, dry_run=True, fuzzy=fuzzy, strict=strict, first_match=first_match)
         result = ApplyResult(result.results, result.files_modified, result.files_created, result.shell,
                              result.diffs, False, validation.diagnostics, result.notes)
         _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True)
@@ -252,8 +255,11 @@ def undo_command(root: str | None, force: bool, as_json: bool) -> None:
     """Undo the last apply under --root, byte for byte."""
     try:
         workspace = Workspace(root or ".")
-        with workspace.lock(wait=LOCK_WAIT_SECONDS):
-            outcome = workspace.undo(force=force)
+        if workspace.has_journal():
+            with workspace.lock(wait=LOCK_WAIT_SECONDS):
+                outcome = workspace.undo(force=force)
+        else:
+            outcome = UndoOutcome((), (), (), "nothing to undo", ok=False)  # and no journal folder created for it
     except WorkspaceError as error:
         raise InputError(str(error)) from None
     if as_json:
@@ -262,12 +268,12 @@ def undo_command(root: str | None, force: bool, as_json: bool) -> None:
     else:
         console = _console()
         for path in outcome.restored:
-            console.print(f"restored {path}")
+            console.print(f"restored {path}", markup=False)
         for path in outcome.removed:
-            console.print(f"removed  {path}")
+            console.print(f"removed  {path}", markup=False)
         for path in outcome.refused:
-            console.print(f"[yellow]left as is (changed since the run): {path}[/yellow]")
-        console.print(outcome.message)
+            console.print(f"left as is (changed since the run): {path}", style="yellow", markup=False)
+        console.print(outcome.message, markup=False)
     sys.exit(EXIT_OK if outcome.ok else EXIT_FAILED)
 
 

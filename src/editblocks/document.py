@@ -1,9 +1,10 @@
 """A file's text as lines plus each line's own ending.
 
 Matching works on ending-free lines; writing puts every untouched line back
-with the ending it had, and gives new lines the file's preferred ending (the
-style of its first line break). That is how mixed CRLF/LF files survive an
-edit byte for byte outside the edited span.
+with the ending it had, and gives a changed or added line the ending of the
+line it replaces (or stands next to). That is how mixed CRLF/LF files survive
+an edit byte for byte outside the edited span, and keep each part's style
+inside it.
 """
 
 from __future__ import annotations
@@ -98,11 +99,19 @@ class TextBuffer:
         """Replace lines ``[start, end)`` by ``new_lines``.
 
         ``sources[i]`` names the old line that ``new_lines[i]`` reproduces, so it
-        keeps that line's ending; other new lines take the preferred ending.
-        A file without a final newline keeps having none.
+        keeps that line's ending; any other new line takes the ending of the
+        replaced line at its position (the last one past the end), or of the
+        line before the span when nothing is replaced. A file without a final
+        newline keeps having none.
         """
         preferred, endings = self.preferred, self.endings
-        new_endings = [(endings[source] or preferred) if source is not None else preferred for source in sources]
+        replaced = endings[start:end] or endings[max(0, start - 1) : start] or [preferred]
+        last = len(replaced) - 1
+        new_endings = [
+            endings[source] if source is not None else replaced[min(position, last)]
+            for position, source in enumerate(sources)
+        ]
+        new_endings = [ending or preferred for ending in new_endings]
         if self.index is not None:
             self.index.splice(start, end, new_lines)
         else:

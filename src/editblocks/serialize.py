@@ -1,10 +1,16 @@
-"""The `--json` shapes of SPEC §7: plain dicts that scripts can rely on."""
+"""The `--json` shapes of SPEC §7: plain dicts that scripts can rely on.
+
+`apply` and `check` add two keys to the SPEC shape, so a script can see why
+a run with no results failed: the parser's `diagnostics` (as `parse` gives
+them) and the run's `notes` (git add warnings and the like).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from editblocks.model import ApplyResult, EditBlock, EditResult, ParseResult, ShellSuggestion
+from editblocks.model import ApplyResult, Diagnostic, EditBlock, EditResult, ParseResult, ShellSuggestion
 
 
 def block_json(block: EditBlock) -> dict[str, Any]:
@@ -29,10 +35,12 @@ def parse_json(result: ParseResult) -> dict[str, Any]:
         "format": result.format,
         "blocks": [block_json(block) for block in result.blocks],
         "shell": [shell_json(s) for s in result.shell],
-        "diagnostics": [
-            {"severity": d.severity.value, "line": d.line, "message": d.message} for d in result.diagnostics
-        ],
+        "diagnostics": diagnostics_json(result.diagnostics),
     }
+
+
+def diagnostics_json(diagnostics: Sequence[Diagnostic]) -> list[dict[str, Any]]:
+    return [{"severity": d.severity.value, "line": d.line, "message": d.message} for d in diagnostics]
 
 
 def result_json(result: EditResult) -> dict[str, Any]:
@@ -55,4 +63,6 @@ def apply_json(result: ApplyResult) -> dict[str, Any]:
         "files_created": list(result.files_created),
         "shell": [shell_json(s) for s in result.shell],
         "written": result.written,
+        "diagnostics": diagnostics_json(result.diagnostics),
+        "notes": list(result.notes),
     }

@@ -408,6 +408,10 @@ class Workspace:
         message = f"{verb} {run.run_id}: {counts}"
         return UndoOutcome(tuple(restored), tuple(removed), (), message, ok=True)
 
+    def has_journal(self) -> bool:
+        """Whether any run was ever recorded here (without creating the journal folder to find out)."""
+        return self._journal.home.is_dir()
+
     def interrupted_run(self) -> str | None:
         """The id of a run killed mid-commit, which `undo` must recover before anything else is written."""
         return next((run.run_id for run in self._journal.runs() if run.state is RunState.PENDING), None)
