@@ -23,13 +23,12 @@ from editblocks.evaluate import (
     CaseOutcome,
     EvalReport,
     Verdict,
-    counted,
     evaluate_cases,
     find_cases,
     report_json,
 )
 from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
-from editblocks.model import Format
+from editblocks.model import Format, counted
 from editblocks.plan import Policy
 from editblocks.replay import ReplayError, import_commit
 

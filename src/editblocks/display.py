@@ -6,7 +6,7 @@ only builds `rich` renderables so tests can render them to plain text.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -16,6 +16,7 @@ from editblocks.diffs import printable, render_diff
 from editblocks.format_catalog import CATALOG
 from editblocks.model import (
     ApplyResult,
+    counted,
     Diagnostic,
     EditBlock,
     EditResult,
@@ -29,10 +30,6 @@ from editblocks.model import (
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
 def _line_count(text: str) -> int:
     return text.count("\n")
 
@@ -42,7 +39,7 @@ def parse_report(result: ParseResult) -> RenderableType:
     parts: list[RenderableType] = [
         Text.assemble(
             ("Format: ", "bold"), result.format, "  ",
-            (f"{_count(len(result.blocks), 'block')}, {_count(len({b.path for b in result.blocks}), 'file')}", "dim"),
+            (f"{counted(len(result.blocks), 'block')}, {counted(len({b.path for b in result.blocks}), 'file')}", "dim"),
         )
     ]
     by_path: dict[str, list[EditBlock]] = {}
@@ -50,7 +47,7 @@ def parse_report(result: ParseResult) -> RenderableType:
         by_path.setdefault(block.path, []).append(block)
     for path, blocks in by_path.items():
         parts.append(Text(""))
-        parts.append(Text(path, style="bold cyan"))
+        parts.append(Text(printable(path), style="bold cyan"))
         parts.append(_block_table(blocks))
     if result.shell:
         parts.append(Text(""))
@@ -72,30 +69,53 @@ def _line_table(columns: int) -> Table:
 
 
 def _first_change(old: str, new: str) -> tuple[str, str]:
-    """The first pair of lines that differ, so a preview shows the change rather than shared context."""
-    old_lines, new_lines = old.split("\n"), new.split("\n")
-    for position, (before, after) in enumerate(zip(old_lines, new_lines)):
-        if before != after:
-            return "\n".join(old_lines[position:]), "\n".join(new_lines[position:])
-    shared = min(len(old_lines), len(new_lines)) - 1
-    return "\n".join(old_lines[shared:]), "\n".join(new_lines[shared:])
+    """The first pair of lines that differ, so a preview shows the change rather than shared context.
+
+    Compared line by line from the start, never splitting the whole texts: big blocks cost what they share.
+    """
+    position = 0
+    while (end := old.find("\n", position) + 1) and new.startswith(old[position:end], position):
+        position = end
+    return _line_from(old, position), _line_from(new, position)
 
 
-def _block_table(blocks: Iterable[EditBlock]) -> Table:
-    table = _line_table(3)
-    for block in blocks:
-        if block.kind.value == "create":
-            summary = Text(f"create, {_count(_line_count(block.new), 'line')}", style="green")
-            detail = Text("+ " + preview(block.new), style="green")
-        else:
-            change = f"{_line_count(block.old)} → {_line_count(block.new)} lines"
-            if block.leading or block.trailing:
-                change += f" (anchors: {_line_count(block.leading)} + {_line_count(block.trailing)} lines)"
-            summary = Text(f"edit, {change}")
-            removed, added = _first_change(block.old, block.new)
-            detail = Text.assemble(("- " + preview(removed), "red"), "\n", ("+ " + preview(added), "green"))
-        table.add_row(f"line {block.line}", summary, detail)
+def _line_from(text: str, position: int) -> str:
+    end = text.find("\n", position)
+    return text[position:] if end == -1 else text[position:end]
+
+
+def _block_table(blocks: Sequence[EditBlock]) -> Text:
+    """One row per block (`line N`, what it does, the first changed lines), aligned as columns.
+
+    Plain aligned text rather than a rich `Table`: laying out a table costs
+    about a millisecond a row, and a long answer holds thousands of blocks.
+    """
+    rows = [(f"line {block.line}", *_block_row(block)) for block in blocks]
+    where_width = max(len(where) for where, _, _ in rows)
+    summary_width = max(len(summary.plain) for _, summary, _ in rows)
+    table = Text()
+    for where, summary, details in rows:
+        indent = " " * (where_width + 2 + summary_width + 2)
+        table.append(f"{where:>{where_width}}  ", style="dim")
+        table.append(f"{summary.plain:<{summary_width}}  ", style=summary.style)
+        for number, (detail, style) in enumerate(details):
+            table.append(("\n" + indent if number else "") + detail, style=style)
+        table.append("\n")
+    table.rstrip()
     return table
+
+
+def _block_row(block: EditBlock) -> tuple[Text, list[tuple[str, str]]]:
+    """What a block does, and its first changed lines with their styles."""
+    if block.kind.value == "create":
+        summary = Text(f"create, {counted(_line_count(block.new), 'line')}", style="green")
+        return summary, [("+ " + printable(preview(block.new)), "green")]
+    change = f"{_line_count(block.old)} → {_line_count(block.new)} lines"
+    if block.leading or block.trailing:
+        change += f" (anchors: {_line_count(block.leading)} + {_line_count(block.trailing)} lines)"
+    removed, added = _first_change(block.old, block.new)
+    return Text(f"edit, {change}"), [("- " + printable(preview(removed)), "red"),
+                                     ("+ " + printable(preview(added)), "green")]
 
 
 def shell_table(suggestions: Iterable[ShellSuggestion]) -> Table:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from editblocks.apply import apply
-from editblocks.model import ApplyResult, Format, ParseResult, Status
+from editblocks.model import ApplyResult, Format, ParseResult, Status, counted
 from editblocks.paths import JOURNAL_DIR
 from editblocks.plan import Policy
 from editblocks.stream import parse
@@ -351,11 +351,6 @@ def summarize(parsed: ParseResult, result: ApplyResult) -> str:
     elif parsed.errors:
         text += f"; {parsed.errors[0]}"
     return text
-
-
-def counted(count: int, noun: str) -> str:
-    """``count`` and ``noun``, plural unless the count is one: reports read "1 case", never "1 cases"."""
-    return f"{count} {noun}{'s' if count != 1 else ''}"
 
 
 def tree_difference(expected: Mapping[str, bytes], actual: Mapping[str, bytes]) -> tuple[str, ...]:

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from editblocks.markers import MarkerKind, classify
 from editblocks.model import (
     ApplyResult,
+    counted,
     BlockKind,
     Diagnostic,
     EditResult,
@@ -143,7 +144,7 @@ def _headline(apply_result: ApplyResult, problems: Sequence[EditResult]) -> str:
     elif not unreadable:
         sentences.append("No edit blocks were found in your reply, so nothing was changed.")
     if unreadable:
-        sentences.append(f"{_counted(len(unreadable), 'edit block').capitalize()} in your reply could not be read.")
+        sentences.append(f"{counted(len(unreadable), 'edit block').capitalize()} in your reply could not be read.")
     return " ".join(sentences)
 
 
@@ -184,10 +185,6 @@ def _layout(fmt: Format) -> str:
 
 def _errors(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
     return [d for d in diagnostics if d.severity is Severity.ERROR]
-
-
-def _counted(count: int, noun: str) -> str:
-    return f"{count} {noun}{'s' if count != 1 else ''}"
 
 
 def _applied_section(results: Sequence[EditResult], dry_run: bool) -> list[str]:
@@ -288,7 +285,7 @@ def _diagnostic_sections(diagnostics: Sequence[Diagnostic], chars: int) -> list[
             lines += ["", heading]
             lines += [f"- line {d.line} of your reply: {_cut(d.message, chars)}" for d in found[:SHOWN_DIAGNOSTICS]]
         if len(found) > SHOWN_DIAGNOSTICS:
-            lines.append(f"- (… {_counted(len(found) - SHOWN_DIAGNOSTICS, 'more line')} like these cut)")
+            lines.append(f"- (… {counted(len(found) - SHOWN_DIAGNOSTICS, 'more line')} like these cut)")
     return lines
 
 
@@ -297,7 +294,7 @@ def _excerpt(lines: list[str], limit: int, *, prefix: str) -> list[str]:
         return []
     shown = [prefix + line for line in lines[:limit]]
     if len(lines) > limit:
-        shown.append(f"{prefix}(… {_counted(len(lines) - limit, 'more line')} cut)")
+        shown.append(f"{prefix}(… {counted(len(lines) - limit, 'more line')} cut)")
     return shown
 
 
@@ -310,7 +307,7 @@ def _fit(head: str, body: list[str], tail: list[str], max_chars: int) -> str:
     kept: list[str] = []
     used = 0
     for index, line in enumerate(body):
-        note = f"(… {_counted(len(body) - index, 'more line')} cut)"
+        note = f"(… {counted(len(body) - index, 'more line')} cut)"
         if used + len(line) + 1 + len(note) + 1 > room:
             kept.append(note)
             break

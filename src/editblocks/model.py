@@ -192,6 +192,11 @@ def percent(fraction: float) -> str:
     return f"{int(fraction * 100)}%"
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless the count is one: reports read "1 case", never "1 cases"."""
+    return f"{count} {noun}{'s' if count != 1 else ''}"
+
+
 def preview(text: str) -> str:
     """First line of ``text``, cut to 50 characters, for one-line displays."""
     first = text.split("\n", 1)[0]

@@ -33,7 +33,8 @@ def language_for(path: str) -> str:
 
 def render(block: EditBlock, fence: tuple[str, str] = ("```", "```")) -> str:
     """The response text for one block, in the block's own format."""
-    block = replace(block, **{name: _whole_lines(getattr(block, name)) for name in _TEXT_FIELDS})
+    block = replace(block, leading=_whole_lines(block.leading), old=_whole_lines(block.old),
+                    new=_whole_lines(block.new), trailing=_whole_lines(block.trailing))
     if block.format is Format.GUILLEMET:
         return _guillemet(block)
     run = _marker_length(block)
@@ -46,9 +47,6 @@ def render(block: EditBlock, fence: tuple[str, str] = ("```", "```")) -> str:
     if block.format in (Format.DIFF_FENCED, Format.EDITOR_DIFF_FENCED):
         return f"{opening}\n{_path_line(block.path)}\n{body}{closing}\n"
     return f"{_path_line(block.path)}\n{opening}\n{body}{closing}\n"
-
-
-_TEXT_FIELDS = ("leading", "old", "new", "trailing")
 
 
 def _whole_lines(text: str) -> str:

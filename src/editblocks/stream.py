@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter, deque
 from functools import lru_cache
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 

@@ -40,6 +40,7 @@ from editblocks.journal import (
     owner_of,
     write_new_file,
 )
+from editblocks.model import counted
 from editblocks.paths import Refusal, RefusalCode, is_plain_path, refusal, resolve_path
 
 __all__ = [
@@ -404,7 +405,7 @@ class Workspace:
             message = f"undo of run {run.run_id} stopped: {problem}; run undo again to finish it"
             return UndoOutcome(tuple(restored), tuple(removed), (), message, ok=False)
         verb = "recovered interrupted run" if run.state is RunState.PENDING else "undid run"
-        counts = f"restored {_count(restored, 'file')}, removed {_count(removed, 'created file')}"
+        counts = f"restored {counted(len(restored), 'file')}, removed {counted(len(removed), 'created file')}"
         message = f"{verb} {run.run_id}: {counts}"
         return UndoOutcome(tuple(restored), tuple(removed), (), message, ok=True)
 
@@ -641,10 +642,6 @@ def _temp_name(name: str) -> str:
 
 def _describe(error: OSError) -> str:
     return error.strerror or str(error)
-
-
-def _count(items: Sequence[str], noun: str) -> str:
-    return f"{len(items)} {noun}" + ("" if len(items) == 1 else "s")
 
 
 def _not_written(error: str) -> CommitOutcome:
