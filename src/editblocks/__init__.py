@@ -4,7 +4,7 @@ The public API; everything here is documented in the README.
 """
 
 from editblocks.apply import apply
-from editblocks.feedback import feedback_message
+from editblocks.feedback import feedback_message, reply_format
 from editblocks.model import (
     ApplyResult,
     BlockCompleted,
@@ -61,6 +61,7 @@ __all__ = [
     "parse",
     "reminder",
     "render",
+    "reply_format",
     "system_prompt",
     "validate",
 ]
