@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from editblocks.locate import DEFAULT_RUNGS, Found, LocateOptions, NotFound, Rung, find_near_miss, locate
+from editblocks.locate import DEFAULT_RUNGS, Ambiguous, Found, LocateOptions, NotFound, Rung, find_near_miss, locate
 from editblocks.model import BlockKind, EditBlock, Format, Status
 from editblocks.plan import Source, plan_edits
 
@@ -171,6 +171,43 @@ def bench_near_miss() -> list[Row]:
     return rows
 
 
+def per_candidate_shift_check(file: Sequence[str], search: Sequence[str], timed: int) -> float:
+    """Seconds the obvious indentation rung would take: every window whose lines match once indentation is
+    stripped, checked line by line for one uniform shift. Extrapolated from the first ``timed`` candidates."""
+    keys = [line.strip() for line in file]
+    wanted = [line.strip() for line in search]
+    candidates = [start for start in range(len(file) - len(search) + 1) if keys[start] == wanted[0]]
+    started = time.perf_counter()
+    for start in candidates[:timed]:
+        if keys[start : start + len(search)] != wanted:
+            continue
+        shifts = {len(a) - len(a.lstrip()) - (len(b) - len(b.lstrip())) for a, b in zip(file[start:], search) if b.strip()}
+        if len(shifts) == 1:
+            break
+    return (time.perf_counter() - started) * len(candidates) / max(1, min(timed, len(candidates)))
+
+
+def bench_repetitive() -> list[Row]:
+    """Files made of near-copies, where each candidate window differs only in one line's indentation."""
+    rows: list[Row] = []
+    records = ["  {", '    "id": 1,', '    "name": "a",', '    "tags": [', '      "x"', "    ]", "  },"]
+    json_file = ["[", *records * 3_000, "]"]
+    search = [line[2:] for line in records] * 300
+    search[-1] = "  },"  # de-indented by two columns, all but the last line: no uniform shift anywhere
+    ours, outcome = best_time(lambda: locate(json_file, search, search), repeats=3)
+    baseline = per_candidate_shift_check(json_file, search, 100)
+    rows.append(Row("indentation rung, 2,100-line search, 21k-line JSON of copies", ours * 1e3,
+                    "shift check per candidate", baseline * 1e3, True, isinstance(outcome, NotFound)))
+
+    repeated = ["    x = 1", "    y = 2", "}", ""] * 5_000
+    search = ["    x = 1", "    y = 3", "}", ""] * 10
+    options = LocateOptions(rungs=(*DEFAULT_RUNGS, Rung.FUZZY))
+    ours, outcome = best_time(lambda: locate(repeated, search, ["z = 9"], options), repeats=3)
+    rows.append(Row("fuzzy, 40 lines over 20k lines of copies (ambiguous)", ours * 1e3, "", 0.0, False,
+                    isinstance(outcome, Ambiguous)))
+    return rows
+
+
 def bench_planning() -> list[Row]:
     """200 blocks over 20 files of 2,000 lines, applied in order on in-memory copies (the whole plan)."""
     files = {f"src/module_{n}.py": synthetic_file(2_000, seed=SEED + n) for n in range(20)}
@@ -208,13 +245,13 @@ def naive_plan(blocks: Sequence[EditBlock], sources: dict[str, Source]) -> dict[
 
 
 def main() -> None:
-    rows = bench_exact() + bench_fuzzy() + bench_planning() + bench_near_miss()
-    print(f"{'case':58} {'ours ms':>9}  {'baseline':30} {'baseline ms':>13} {'ratio':>9}  ok")
+    rows = bench_exact() + bench_fuzzy() + bench_planning() + bench_near_miss() + bench_repetitive()
+    print(f"{'case':62} {'ours ms':>9}  {'baseline':30} {'baseline ms':>13} {'ratio':>9}  ok")
     for row in rows:
         baseline = f"{'~' if row.extrapolated else ''}{row.baseline_ms:,.1f}" if row.baseline else ""
         ratio = f"{row.baseline_ms / row.ours_ms:,.0f}x" if row.baseline else ""
         verdict = "yes" if row.correct else "NO"
-        print(f"{row.case:58} {row.ours_ms:9.2f}  {row.baseline:30} {baseline:>13} {ratio:>9}  {verdict}")
+        print(f"{row.case:62} {row.ours_ms:9.2f}  {row.baseline:30} {baseline:>13} {ratio:>9}  {verdict}")
     print("~ = extrapolated from a timed prefix of the windows")
 
 

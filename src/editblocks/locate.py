@@ -75,6 +75,9 @@ NEAR_MISS_WINDOWS = 3
 FUZZY_MIN_LINE_SIMILARITY = 0.6
 """A fuzzy match is refused when any searched line is less like its file line than this."""
 
+DIRECT_SHIFT_CHECKS = 16
+"""Windows equal but for indentation checked one by one; beyond this many, one pass over indentation steps."""
+
 DIFF_MAX_LINES = 12
 DIFF_MAX_LINE_CHARS = 100
 
@@ -235,15 +238,23 @@ class _FileView:
         """Up to ``limit`` starts, lowest first, of windows equal to ``search`` on ``rung`` (indentation or
         typography) whose indentation differs from the search's by one uniform shift.
 
-        A window qualifies when every non-blank searched line after the first
-        steps in or out from the non-blank line before it as the file's line
-        does. The steps are part of the keys searched for, so a file full of
-        near-copies costs one pass, not a check of the whole window per copy.
+        A few windows equal but for indentation are checked one by one. A file
+        with more of them (near-copies) is searched with keys that hold each
+        line's indentation step from the non-blank line before it instead: a
+        window qualifies when every non-blank searched line after the first
+        steps as the file's line does, so that costs one pass, not a check of
+        the whole window per copy.
         """
         pattern = [_line_key(rung, line) for line in search]
         non_blank = [index for index, key in enumerate(pattern) if key]
         if len(non_blank) < 2:
             return list(islice(self.occurrences(rung, pattern, min_start), limit))
+        candidates = list(islice(self.occurrences(rung, pattern, min_start), DIRECT_SHIFT_CHECKS + 1))
+        if len(candidates) <= DIRECT_SHIFT_CHECKS:
+            fold = rung is Rung.TYPOGRAPHY
+            shifted = [start for start in candidates
+                       if _uniform_shift(self.lines[start : start + len(search)], search, fold) is not None]
+            return shifted[:limit]
         head = non_blank[0] + 1
         keys = self.keys(rung)
         searched = [fold_typography(line) for line in search] if rung is Rung.TYPOGRAPHY else search
