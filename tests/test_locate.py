@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from unittest.mock import patch
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import editblocks.locate as locate_module
 from editblocks.document import Document
 from editblocks.locate import (
     DEFAULT_RUNGS,
@@ -716,12 +719,14 @@ def test_shifted_windows_are_exactly_the_uniformly_indented_copies(file, data):
     from editblocks.locate import _FileView
 
     search = data.draw(st.lists(st.sampled_from(INDENTED_LINES), min_size=1, max_size=5))
-    view = _FileView(file)
-    for rung in (Rung.INDENTATION, Rung.TYPOGRAPHY):
-        expected = _uniformly_shifted_windows(file, search, fold=rung is Rung.TYPOGRAPHY)
-        assert view.shifted_occurrences(rung, search, 0, 1000) == expected
-        assert view.shifted_occurrences(rung, search, 2, 1000) == [start for start in expected if start >= 2]
-        assert view.shifted_occurrences(rung, search, 0, 1) == expected[:1]
+    for direct_checks in (locate_module.DIRECT_SHIFT_CHECKS, 0):  # candidates one by one, or indentation-step keys
+        with patch.object(locate_module, "DIRECT_SHIFT_CHECKS", direct_checks):
+            view = _FileView(file)
+            for rung in (Rung.INDENTATION, Rung.TYPOGRAPHY):
+                expected = _uniformly_shifted_windows(file, search, fold=rung is Rung.TYPOGRAPHY)
+                assert view.shifted_occurrences(rung, search, 0, 1000) == expected
+                assert view.shifted_occurrences(rung, search, 2, 1000) == [start for start in expected if start >= 2]
+                assert view.shifted_occurrences(rung, search, 0, 1) == expected[:1]
 
 
 def test_indentation_rung_on_a_file_of_near_copies_takes_one_pass():
