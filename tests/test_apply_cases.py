@@ -832,30 +832,21 @@ def test_f4_final_newline_kept_when_deleting_the_last_line(tmp_path):
     assert read(tmp_path, "n.txt") == b"one\n"
 
 
-def test_f5_binary_file_is_refused(tmp_path):
-    original = b"PK\x03\x04\x00\x00header\nline\n"
-    make_tree(tmp_path, {"blob.dat": original})
-    result = single(run(tmp_path, diff_edit("blob.dat", ("line\n", "other\n"), lang="")))
+@pytest.mark.parametrize(
+    ("content", "searched", "words"),
+    [
+        (b"PK\x03\x04\x00\x00header\nline\n", "line\n", "binary"),
+        (b"line\n" * 4000 + b"\x00tail\n", "tail\n", "binary"),  # a NUL far past the start counts too
+        (b"first = 1\rsecond = 2\r", "second = 2\n", "bare CR"),
+    ],
+    ids=["f5-binary", "f5-late-nul-byte", "bare-cr-line-breaks"],
+)
+def test_f5_files_that_are_not_editable_text_are_refused_and_left_alone(tmp_path, content, searched, words):
+    make_tree(tmp_path, {"target.dat": content})
+    result = single(run(tmp_path, diff_edit("target.dat", (searched, "other\n"), lang="")))
     assert result.status is Status.FAILED and result.code is Reason.REFUSED
-    assert "binary" in result.reason
-    assert read(tmp_path, "blob.dat") == original
-
-
-def test_f5_a_nul_byte_far_into_the_file_is_binary_too(tmp_path):
-    original = b"line\n" * 4000 + b"\x00tail\n"
-    make_tree(tmp_path, {"late.dat": original})
-    result = single(run(tmp_path, diff_edit("late.dat", ("tail\n", "other\n"), lang="")))
-    assert result.status is Status.FAILED and "binary" in result.reason
-    assert read(tmp_path, "late.dat") == original
-
-
-def test_bare_cr_line_breaks_are_refused_clearly(tmp_path):
-    original = b"first = 1\rsecond = 2\r"
-    make_tree(tmp_path, {"mac.txt": original})
-    result = single(run(tmp_path, diff_edit("mac.txt", ("second = 2\n", "second = 3\n"), lang="")))
-    assert result.status is Status.FAILED and result.code is Reason.REFUSED
-    assert "bare CR" in result.reason
-    assert read(tmp_path, "mac.txt") == original
+    assert words in result.reason
+    assert read(tmp_path, "target.dat") == content
 
 
 def test_read_only_file_is_refused_and_left_alone(tmp_path):
