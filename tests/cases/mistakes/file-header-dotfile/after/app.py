@@ -1,0 +1,4 @@
+import os
+import logging
+
+DEBUG=1

@@ -1,0 +1,5 @@
+import os
+import sys
+import json
+
+DEBUG = os.environ.get("DEBUG") == "1"

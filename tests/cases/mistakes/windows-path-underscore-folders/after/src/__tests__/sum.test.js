@@ -1,0 +1,3 @@
+test('sum', () => {
+  expect(sum(1, 2)).toBe(3);
+});
