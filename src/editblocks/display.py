@@ -25,6 +25,7 @@ from editblocks.model import (
     ShellSuggestion,
     Status,
     preview,
+    shared_line_prefix,
 )
 
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
@@ -69,13 +70,8 @@ def _line_table(columns: int) -> Table:
 
 
 def _first_change(old: str, new: str) -> tuple[str, str]:
-    """The first pair of lines that differ, so a preview shows the change rather than shared context.
-
-    Compared line by line from the start, never splitting the whole texts: big blocks cost what they share.
-    """
-    position = 0
-    while (end := old.find("\n", position) + 1) and new.startswith(old[position:end], position):
-        position = end
+    """The first pair of lines that differ, so a preview shows the change rather than shared context."""
+    position = shared_line_prefix(old, new)
     return _line_from(old, position), _line_from(new, position)
 
 

@@ -191,14 +191,18 @@ def mentions_path(line: str) -> set[str]:
         if "/" in word.strip("/") and any(ch.isalnum() for ch in word):
             found.add(_normalise_separators(word))
             continue
-        if _is_dotfile(word) and word[1:].replace("_", "").replace("-", "").replace(".", "").isalnum():
+        if _is_dotfile(word) and _is_name(word[1:]):
             found.add(word)
             continue
-        stem, dot, extension = word.rpartition(".")
-        if dot and stem and 1 <= len(extension) <= 10 and extension.isalnum() and not extension.isdigit():
-            if stem.replace("_", "").replace("-", "").replace(".", "").replace("/", "").isalnum() and len(stem) > 1:
-                found.add(_normalise_separators(word))
+        stem = word.rpartition(".")[0]
+        if _has_extension(word) and len(stem) > 1 and _is_name(stem.replace("/", "")):
+            found.add(_normalise_separators(word))
     return found
+
+
+def _is_name(text: str) -> bool:
+    """Letters and digits, with `_`, `-` and `.` among them: a file name, not punctuation or prose."""
+    return text.replace("_", "").replace("-", "").replace(".", "").isalnum()
 
 
 def resolve_known(path: str, known_files: Collection[str] | None, *, creating: bool) -> str:

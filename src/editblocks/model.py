@@ -197,6 +197,14 @@ def counted(count: int, noun: str) -> str:
     return f"{count} {noun}{'s' if count != 1 else ''}"
 
 
+def shared_line_prefix(first: str, second: str) -> int:
+    """How many characters of whole lines both texts start with, compared up to the first difference only."""
+    shared = 0
+    while (end := first.find("\n", shared) + 1) and second.startswith(first[shared:end], shared):
+        shared = end
+    return shared
+
+
 def preview(text: str) -> str:
     """First line of ``text``, cut to 50 characters, for one-line displays."""
     first = text.split("\n", 1)[0]

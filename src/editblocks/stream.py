@@ -61,6 +61,7 @@ from editblocks.model import (
     ShellSuggested,
     ShellSuggestion,
     TextEvent,
+    shared_line_prefix,
 )
 
 DEFAULT_FENCE = ("```", "```")
@@ -721,13 +722,8 @@ def _split(block: _OpenBlock, error: _ErrorSink) -> _Sections | None:
 
 
 def _split_common_prefix(old: str, new: str) -> _Sections:
-    """The guillemet anchor: the whole lines both sections start with (compared up to the first difference only)."""
-    shared = 0
-    while True:
-        end = old.find("\n", shared) + 1
-        if end == 0 or not new.startswith(old[shared:end], shared):
-            break
-        shared = end
+    """The guillemet anchor: the whole lines both sections start with."""
+    shared = shared_line_prefix(old, new)
     return old[:shared], old[shared:], new[shared:], ""
 
 
