@@ -20,8 +20,11 @@ from editblocks.cli import main
 
 from helpers_apply import diff_edit, guillemet, make_tree, tree_state
 
-RESULT_KEYS = {"path", "status", "reason", "block_line", "start_line", "end_line", "strategy", "similarity"}
-TOP_KEYS = {"results", "files_modified", "files_created", "shell", "written", "diagnostics", "notes"}
+RESULT_KEYS = {"path", "status", "code", "reason", "block_line", "start_line", "end_line", "strategy", "similarity",
+               "candidates", "hint", "closest", "refusal"}
+TOP_KEYS = {"schema_version", "results", "counts", "files_modified", "files_created", "diffs", "shell", "written",
+            "dry_run", "diagnostics", "notes"}
+APPLIED_EXTRAS = {"code": None, "candidates": [], "hint": [], "closest": None, "refusal": None}
 
 PROJECT = {
     "app/config.py": "DEBUG = False\nPORT = 8000\n",
@@ -89,11 +92,11 @@ def test_apply_json_exact_shape_values_and_exit_zero(runner, tmp_path, project):
     assert_shape(data)
     assert data["results"] == [
         {"path": "app/config.py", "status": "applied", "reason": "", "block_line": 5, "start_line": 1,
-         "end_line": 1, "strategy": "exact", "similarity": 1.0},
+         "end_line": 1, "strategy": "exact", "similarity": 1.0, **APPLIED_EXTRAS},
         {"path": "app/views.py", "status": "applied", "reason": "", "block_line": 14, "start_line": 2,
-         "end_line": 2, "strategy": "exact", "similarity": 1.0},
+         "end_line": 2, "strategy": "exact", "similarity": 1.0, **APPLIED_EXTRAS},
         {"path": "app/urls.py", "status": "applied", "reason": "", "block_line": 23, "start_line": 1,
-         "end_line": 1, "strategy": "create", "similarity": 1.0},
+         "end_line": 1, "strategy": "create", "similarity": 1.0, **APPLIED_EXTRAS},
     ]
     assert data["files_modified"] == ["app/config.py", "app/views.py"]
     assert data["files_created"] == ["app/urls.py"]

@@ -31,7 +31,7 @@ def test_parse_json_has_exactly_the_spec_shape(runner, tmp_path):
     result = runner.invoke(main, ["parse", write(tmp_path, GOOD), "--json"])
     assert result.exit_code == 0
     data = json.loads(result.output)
-    assert set(data) == {"format", "blocks", "shell", "diagnostics"}
+    assert set(data) == {"schema_version", "format", "blocks", "shell", "diagnostics"}
     assert data["format"] == "diff"
     [block] = data["blocks"]
     assert set(block) == {"path", "leading", "old", "new", "trailing", "kind", "format", "line"}

@@ -259,7 +259,7 @@ def test_cli_json_shape(mixed_cases: Path) -> None:
     result = CliRunner().invoke(eval_command, ["--json", str(mixed_cases)])
     assert result.exit_code == 1
     data = json.loads(result.output)
-    assert set(data) == {"ok", "totals", "cases_total", "seconds", "jobs", "cases"}
+    assert set(data) == {"schema_version", "ok", "totals", "cases_total", "seconds", "jobs", "cases"}
     assert data["ok"] is False and data["cases_total"] == 2
     assert data["totals"] == {"correct": 1, "refused-ok": 0, "missed": 0, "false-refusal": 0, "wrong": 1,
                               "misreported": 0, "error": 0}

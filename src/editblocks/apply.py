@@ -89,7 +89,8 @@ def _run(
     malformed = [d for d in diagnostics if d.severity is Severity.ERROR]
     if options.policy is Policy.ABORT and malformed and not plan.aborted:
         plan = abort_plan(plan, f"the response has a malformed block (line {malformed[0].line})")
-    diffs = tuple(FileDiff(f.key, f.original is None, unified_diff(f.key, f.original, f.text)) for f in plan.files)
+    diffs = tuple(FileDiff(f.key, f.original is None, unified_diff(f.key, f.original, f.text), f.original, f.text,
+                           snapshots[f.key].encoding) for f in plan.files)
     if not write or not plan.files:
         return _result(plan, shell, diffs, diagnostics, written=False, dry_run=not write)
     outcome = workspace.commit([PlannedWrite(snapshots[f.key], f.text) for f in plan.files], git_add=git_add)
@@ -103,7 +104,7 @@ def _run(
 def _source(workspace: Workspace, path: str, snapshots: dict[str, FileSnapshot]) -> Source:
     read = workspace.read(path)
     if isinstance(read, Refusal):
-        return Source(path, None, read.reason)
+        return Source(path, None, read.reason, read.code.value)
     snapshots[read.rel] = read
     return Source(read.rel, read.text)
 

@@ -10,6 +10,7 @@ import json
 import os
 import stat
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +20,15 @@ from rich.console import Console
 from editblocks.apply import LOCK_WAIT_SECONDS, apply
 from editblocks.cli_eval import eval_command
 from editblocks.cli_prompt import prompt_command
+from editblocks.cli_schema import schema_command
 from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
 from editblocks.display import apply_report, diagnostics_table, formats_report, parse_report
 from editblocks.feedback import feedback_message, reply_format
+from editblocks.git_patch import git_patch, write_patch
 from editblocks.html_report import apply_html
 from editblocks.model import ApplyResult, Format, ParseResult, Status
 from editblocks.plan import Policy
-from editblocks.serialize import apply_json, parse_json
+from editblocks.serialize import apply_json, check_json, parse_json, undo_json
 from editblocks.stream import parse
 from editblocks.validate import validate
 from editblocks.workspace import UndoOutcome, Workspace, WorkspaceError
@@ -161,13 +164,12 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, st
     validation = validate(text, format_)
     if root is not None:
         result = _run_apply(validation.result, root, dry_run=True, fuzzy=fuzzy, strict=strict, first_match=first_match)
-        result = ApplyResult(result.results, result.files_modified, result.files_created, result.shell,
-                             result.diffs, False, validation.diagnostics, result.notes)
+        result = replace(result, diagnostics=validation.diagnostics)
         _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True)
         sys.exit(EXIT_OK if validation.ok and _apply_exit(result) == EXIT_OK else EXIT_FAILED)
     if as_json:
-        data = parse_json(ParseResult(validation.result.format, validation.result.blocks,
-                                      validation.result.shell, validation.diagnostics))
+        data = check_json(ParseResult(validation.result.format, validation.result.blocks,
+                                      validation.result.shell, validation.diagnostics), ok=validation.ok)
         _emit_json(data)
     else:
         console = _console()
@@ -197,29 +199,38 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, st
                    "when every block applies, remove the file an earlier run left there.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write every block's outcome and the diffs, changes highlighted, as one HTML page to this file.")
+@click.option("--patch", "patch_file", type=click.Path(dir_okay=False), default=None,
+              help="Write the change as a patch `git apply` accepts to this file (with --dry-run too: "
+                   "the change that would be made); an empty file when nothing changes.")
 @_max_bytes_option()
 @click.option("--json", "as_json", is_flag=True, help="Print the SPEC §7 JSON shape.")
 def apply_command(response: str, root: str | None, format_: str, dry_run: bool, show_diffs: bool, strict: bool,
                   fuzzy: bool, first_match: bool, on_failure: str | None, git_add: bool, feedback_file: str | None,
-                  html_file: str | None, max_bytes: int, as_json: bool) -> None:
+                  html_file: str | None, patch_file: str | None, max_bytes: int, as_json: bool) -> None:
     """Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files under --root."""
     text = read_response(response, max_bytes)
     parsed = parse(text, format_)
     result = _run_apply(parsed, root or ".", dry_run=dry_run, policy=on_failure, fuzzy=fuzzy,
                         first_match=first_match, strict=strict, git_add=git_add)
     exit_code = _apply_exit(result)
-    note = ""
+    reports: list[str] = []  # what became of the report files: after the summary, or in the JSON's notes
     if feedback_file is not None and exit_code != EXIT_OK:
         _write_file(feedback_file, feedback_message(result, format=reply_format(text, parsed)) + "\n", "feedback file")
     elif feedback_file is not None:
-        note = _remove_stale_feedback(feedback_file)
+        reports.append(_remove_stale_feedback(feedback_file))
     if html_file is not None:
         _write_file(html_file, apply_html(result), "HTML report")
+        reports.append(f"wrote the HTML report to {html_file}")
+    if patch_file is not None:
+        patch_note, patch_written = _save_patch(patch_file, result)
+        reports.append(patch_note)
+        exit_code = exit_code if patch_written else EXIT_FAILED
+    reports = [line for line in reports if line]
+    if as_json:
+        result = replace(result, notes=result.notes + tuple(reports))
     _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run)
-    if note and not as_json:
-        _console().print(note, markup=False)
-    if html_file is not None and not as_json:
-        _console().print(f"wrote the HTML report to {html_file}", markup=False)
+    for line in reports if not as_json else ():
+        _console().print(line, markup=False)
     sys.exit(exit_code)
 
 
@@ -228,6 +239,20 @@ def _write_file(path: str, text: str, what: str) -> None:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as error:
         raise InputError(f"cannot write {what} {path!r}: {error.strerror or error}") from None
+
+
+def _save_patch(path: str, result: ApplyResult) -> tuple[str, bool]:
+    """Write the run's patch; the note for the output, and whether it was written.
+
+    Not an exit-2 error: by now the project's files may have been written,
+    so the results are still printed, with the failure named in the notes.
+    """
+    try:
+        write_patch(path, git_patch(result.diffs))
+    except OSError as error:
+        return f"cannot write the patch file {path!r}: {error.strerror or error}", False
+    changed = len(result.diffs)
+    return f"wrote the patch of {changed} file{'s' if changed != 1 else ''} to {path}", True
 
 
 def _remove_stale_feedback(path: str) -> str:
@@ -263,8 +288,7 @@ def undo_command(root: str | None, force: bool, as_json: bool) -> None:
     except WorkspaceError as error:
         raise InputError(str(error)) from None
     if as_json:
-        _emit_json({"ok": outcome.ok, "restored": list(outcome.restored), "removed": list(outcome.removed),
-                    "refused": list(outcome.refused), "message": outcome.message})
+        _emit_json(undo_json(outcome))
     else:
         console = _console()
         for path in outcome.restored:
@@ -279,6 +303,7 @@ def undo_command(root: str | None, force: bool, as_json: bool) -> None:
 
 main.add_command(prompt_command)
 main.add_command(eval_command)
+main.add_command(schema_command)
 
 
 @main.command("formats")

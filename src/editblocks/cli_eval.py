@@ -31,6 +31,7 @@ from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
 from editblocks.model import Format, counted
 from editblocks.plan import Policy
 from editblocks.replay import ReplayError, import_commit
+from editblocks.serialize import versioned
 
 SHOWN_DIFFERENCE_LINES = 20
 
@@ -89,7 +90,7 @@ def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, o
                                 fuzzy=fuzzy or None, first_match=first_match or None, jobs=jobs, scratch=scratch,
                                 progress=advance)
     if as_json:
-        click.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
+        click.echo(json.dumps(versioned(report_json(report)), ensure_ascii=False, indent=2))
     else:
         _print_report(report)
     sys.exit(EXIT_OK if report.ok else EXIT_FAILED)
@@ -109,8 +110,8 @@ def _replay(folders: tuple[str, ...], repo: str | None, response: str | None, co
     except ReplayError as error:
         raise InputError(str(error)) from None
     if as_json:
-        click.echo(json.dumps({"case": str(case.folder), "commit": case.commit, "before": list(case.before),
-                               "after": list(case.after)}, indent=2))
+        click.echo(json.dumps(versioned({"case": str(case.folder), "commit": case.commit,
+                                         "before": list(case.before), "after": list(case.after)}), indent=2))
     else:
         click.echo(f"wrote {case.folder} from commit {case.commit[:12]}: "
                    f"{counted(len(case.before), 'file')} before, {len(case.after)} after")

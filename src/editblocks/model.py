@@ -226,6 +226,9 @@ class EditResult:
     candidates: tuple[int, ...] = ()
     hint: str = field(default="", compare=False)
     file: str = ""  # the canonical path inside the root, when the path could be resolved
+    refusal: str = ""  # with code REFUSED: why the file may not be edited, as a stable code (`RefusalCode`)
+    closest: tuple[int, int] | None = field(default=None, compare=False)
+    """With code NOT_FOUND: first and last line of the file's region most like the old text, if any."""
 
     @property
     def path(self) -> str:
@@ -238,9 +241,19 @@ class EditResult:
 
 @dataclass(frozen=True)
 class FileDiff:
+    """One changed file: its unified diff for people and `--json`, and what a patch file needs besides.
+
+    ``before`` (None for a created file) and ``after`` are the whole texts,
+    and ``encoding`` the file's encoding as the workspace names it, so a
+    patch can be written in the file's own bytes (byte-order mark included).
+    """
+
     path: str
     created: bool
     unified: str
+    before: str | None = field(default=None, repr=False, compare=False)
+    after: str = field(default="", repr=False, compare=False)
+    encoding: str = "utf-8"
 
 
 @dataclass(frozen=True)

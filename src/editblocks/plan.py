@@ -62,6 +62,7 @@ class Source:
     key: str
     text: str | None
     refusal: str = ""
+    refusal_code: str = ""  # the stable code of the refusal (`paths.RefusalCode`), for scripts
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ def _changed_files(states: Mapping[str, _FileState]) -> tuple[FilePlan, ...]:
 def _plan_block(block: EditBlock, state: _FileState, options: PlanOptions) -> EditResult:
     source = state.source
     if source.refusal:
-        return EditResult(block, Status.FAILED, source.refusal, Reason.REFUSED)
+        return EditResult(block, Status.FAILED, source.refusal, Reason.REFUSED, refusal=source.refusal_code)
     if state.failed_at is not None and (options.policy or default_policy(block.format)) is Policy.SKIP_FILE:
         return EditResult(
             block, Status.SKIPPED, f"skipped: an earlier block for {source.key} (line {state.failed_at}) failed",
@@ -343,8 +344,9 @@ def _not_found(block: EditBlock, key: str, lines: list[str], outcome: NotFound) 
             reason += f"; the closest text is at {_span_words(near.start, near.end)} ({percent(near.similarity)} similar)"
     if outcome.hint:
         reason += f" ({outcome.hint})"
+    closest = (near.start + 1, max(near.start + 1, near.end)) if near is not None else None
     return EditResult(block, Status.FAILED, reason, Reason.NOT_FOUND, similarity=_similarity(near),
-                      hint=_near_miss_hint(near))
+                      hint=_near_miss_hint(near), closest=closest)
 
 
 def _span_words(start: int, end: int) -> str:

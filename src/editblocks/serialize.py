@@ -1,16 +1,42 @@
-"""The `--json` shapes of SPEC §7: plain dicts that scripts can rely on.
+"""The `--json` shapes: plain dicts that scripts and agents can rely on.
 
-`apply` and `check` add two keys to the SPEC shape, so a script can see why
-a run with no results failed: the parser's `diagnostics` (as `parse` gives
-them) and the run's `notes` (git add warnings and the like).
+Every output starts with `schema_version` and is described exactly by the
+JSON Schema shipped in `editblocks/schemas/output.schema.json` (printed by
+`editblocks schema`). The version is "MAJOR.MINOR": MINOR grows when keys
+are added, MAJOR when a key is removed, renamed or changes its meaning, so a
+script checks the part before the dot.
+
+The JSON carries everything the terminal shows: each result's stable `code`,
+its near-miss `hint` and ambiguous `candidates`, the per-file `diffs`, and
+the run's `diagnostics` and `notes`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from editblocks.model import ApplyResult, Diagnostic, EditBlock, EditResult, ParseResult, ShellSuggestion
+from editblocks.model import (
+    ApplyResult,
+    Diagnostic,
+    EditBlock,
+    EditResult,
+    FileDiff,
+    ParseResult,
+    Reason,
+    ShellSuggestion,
+    Status,
+)
+
+if TYPE_CHECKING:
+    from editblocks.workspace import UndoOutcome
+
+SCHEMA_VERSION = "1.0"
+
+
+def versioned(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with `schema_version` as its first key."""
+    return {"schema_version": SCHEMA_VERSION, **data}
 
 
 def block_json(block: EditBlock) -> dict[str, Any]:
@@ -31,12 +57,18 @@ def shell_json(suggestion: ShellSuggestion) -> dict[str, Any]:
 
 
 def parse_json(result: ParseResult) -> dict[str, Any]:
-    return {
+    """The `parse --json` shape."""
+    return versioned({
         "format": result.format,
         "blocks": [block_json(block) for block in result.blocks],
         "shell": [shell_json(s) for s in result.shell],
         "diagnostics": diagnostics_json(result.diagnostics),
-    }
+    })
+
+
+def check_json(result: ParseResult, *, ok: bool) -> dict[str, Any]:
+    """The `check --json` shape without `--root`: the parse shape and the verdict the terminal prints."""
+    return {**parse_json(result), "ok": ok}
 
 
 def diagnostics_json(diagnostics: Sequence[Diagnostic]) -> list[dict[str, Any]]:
@@ -44,25 +76,50 @@ def diagnostics_json(diagnostics: Sequence[Diagnostic]) -> list[dict[str, Any]]:
 
 
 def result_json(result: EditResult) -> dict[str, Any]:
+    """One block's outcome; `code` is None exactly when the block applied."""
     return {
         "path": result.path,
         "status": result.status.value,
+        "code": result.code.value if result.code is not Reason.NONE else None,
         "reason": result.reason,
         "block_line": result.block.line,
         "start_line": result.start_line,
         "end_line": result.end_line,
         "strategy": result.strategy,
         "similarity": result.similarity,
+        "candidates": list(result.candidates),
+        "hint": result.hint.split("\n") if result.hint else [],
+        "closest": {"start_line": result.closest[0], "end_line": result.closest[1]} if result.closest else None,
+        "refusal": result.refusal or None,
     }
+
+
+def diff_json(diff: FileDiff) -> dict[str, Any]:
+    return {"path": diff.path, "created": diff.created, "diff": diff.unified}
 
 
 def apply_json(result: ApplyResult) -> dict[str, Any]:
-    return {
+    """The `apply --json` and `check --root --json` shape."""
+    return versioned({
         "results": [result_json(r) for r in result.results],
+        "counts": {status.value: result.count(status) for status in Status},
         "files_modified": list(result.files_modified),
         "files_created": list(result.files_created),
+        "diffs": [diff_json(d) for d in result.diffs],
         "shell": [shell_json(s) for s in result.shell],
         "written": result.written,
+        "dry_run": result.dry_run,
         "diagnostics": diagnostics_json(result.diagnostics),
         "notes": list(result.notes),
-    }
+    })
+
+
+def undo_json(outcome: UndoOutcome) -> dict[str, Any]:
+    """The `undo --json` shape."""
+    return versioned({"ok": outcome.ok, "restored": list(outcome.restored), "removed": list(outcome.removed),
+                      "refused": list(outcome.refused), "message": outcome.message})
+
+
+def error_json(message: str) -> dict[str, Any]:
+    """The object `--json` prints instead of a result when a command exits 2 (nothing was written)."""
+    return versioned({"error": message})
