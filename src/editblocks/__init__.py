@@ -5,6 +5,7 @@ The public API; everything here is documented in the README.
 
 from editblocks.apply import apply
 from editblocks.feedback import feedback_message, reply_format
+from editblocks.git_patch import git_patch
 from editblocks.model import (
     ApplyResult,
     BlockCompleted,
@@ -58,6 +59,7 @@ __all__ = [
     "apply",
     "example_messages",
     "feedback_message",
+    "git_patch",
     "parse",
     "reminder",
     "render",

@@ -106,7 +106,7 @@ def main() -> None:
 @click.argument("response")
 @_format_option()
 @_max_bytes_option()
-@click.option("--json", "as_json", is_flag=True, help="Print the SPEC §7 JSON shape.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (its schema: `editblocks schema parse`).")
 def parse_command(response: str, format_: str, max_bytes: int, as_json: bool) -> None:
     """List the edit blocks in RESPONSE (a file, or - for stdin)."""
     result = parse(read_response(response, max_bytes), format_)
@@ -203,7 +203,7 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, st
               help="Write the change as a patch `git apply` accepts to this file (with --dry-run too: "
                    "the change that would be made); an empty file when nothing changes.")
 @_max_bytes_option()
-@click.option("--json", "as_json", is_flag=True, help="Print the SPEC §7 JSON shape.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (its schema: `editblocks schema apply`).")
 def apply_command(response: str, root: str | None, format_: str, dry_run: bool, show_diffs: bool, strict: bool,
                   fuzzy: bool, first_match: bool, on_failure: str | None, git_add: bool, feedback_file: str | None,
                   html_file: str | None, patch_file: str | None, max_bytes: int, as_json: bool) -> None:
