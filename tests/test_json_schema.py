@@ -17,17 +17,20 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
 from jsonschema import Draft202012Validator, ValidationError
 
+from editblocks import apply, parse, validate
 from editblocks.cli import main
-from editblocks.evaluate import Verdict
+from editblocks.evaluate import Verdict, find_cases
 from editblocks.locate import Rung
 from editblocks.model import BlockKind, Format, Reason, Severity, Status
 from editblocks.output_schema import OUTPUT_NAMES, SCHEMA_FILE, output_schema
 from editblocks.paths import RefusalCode
-from editblocks.serialize import SCHEMA_VERSION, error_json
+from editblocks.serialize import SCHEMA_VERSION, apply_json, check_json, error_json, parse_json
 
 from helpers_apply import diff_edit, guillemet, make_tree
+from test_parse_properties import responses
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).parent / "cases"
@@ -273,6 +276,32 @@ def test_eval_import_output_matches_its_schema(tmp_path: Path) -> None:
 def test_error_object_matches_its_schema() -> None:
     assert_conforms("error", error_json("cannot read response 'x.md': No such file or directory"))
     assert not conforms("error", error_json(""))
+
+
+# --- any input, every corpus case ------------------------------------------------------------------
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(responses)
+def test_any_response_gives_parse_and_check_output_the_schema_accepts(text: str) -> None:
+    validation = validate(text)
+    assert_conforms("parse", parse_json(parse(text)))
+    assert_conforms("check", check_json(validation.result, ok=validation.ok))
+
+
+def test_every_corpus_case_gives_output_the_schema_accepts() -> None:
+    """The 266 recorded answers of tests/cases, parsed and located (a dry run) against their before/ trees."""
+    validator = Draft202012Validator(output_schema())
+    codes = set()
+    for folder, _ in find_cases([CASES]):
+        parsed = parse((Path(folder) / "response.md").read_text(encoding="utf-8"))
+        validator.validate(parse_json(parsed))
+        before = Path(folder) / "before"
+        if before.is_dir():
+            data = apply_json(apply(parsed, before, dry_run=True))
+            validator.validate(data)
+            codes.update(result["code"] for result in data["results"])
+    assert {None, "not-found", "ambiguous", "refused", "already-applied", "no-op"} <= codes
 
 
 # --- the schema is strict ----------------------------------------------------------------------
