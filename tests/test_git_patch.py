@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from editblocks.apply import apply
 from editblocks.cli import main
 from editblocks.git_patch import git_patch, write_patch
-from editblocks.model import BlockKind, EditBlock, Format
+from editblocks.model import BlockKind, EditBlock, FileDiff, Format
 
 from helpers_apply import JOURNAL, diff_edit, make_tree
 
@@ -206,3 +206,9 @@ def test_awkward_file_names_survive_git_apply(tmp_path: Path) -> None:
     assert b'diff --git "a/quote\\"d.txt" "b/quote\\"d.txt"\n' in patch.read_bytes()
     assert b'--- "a/trailing space.txt "\n' in patch.read_bytes()
     assert files(git_apply(original, patch, tmp_path / "by-git")) == files(project)
+
+
+def test_a_diff_without_its_texts_is_refused() -> None:
+    """A hand-made `FileDiff` lacks the original text: no patch is guessed from it."""
+    with pytest.raises(ValueError, match="no original text"):
+        git_patch([FileDiff("a.py", False, "--- a/a.py\n+++ b/a.py\n")])

@@ -32,11 +32,17 @@ _TEMP_STEM_CHARS = 100  # keeps ".<stem>.<random>.tmp" within a file name's leng
 
 
 def git_patch(diffs: Sequence[FileDiff]) -> bytes:
-    """One patch for every changed file, in order; empty when nothing changed."""
+    """One patch for every changed file, in order; empty when nothing changed.
+
+    `diffs` are an `ApplyResult`'s: they carry the whole texts and each
+    file's encoding, which a patch needs and a bare unified diff lacks.
+    """
     return b"".join(_file_patch(diff) for diff in diffs)
 
 
 def _file_patch(diff: FileDiff) -> bytes:
+    if diff.before is None and not diff.created:
+        raise ValueError(f"the diff of {diff.path} has no original text; make patches from apply()'s diffs")
     bom, codec = ENCODINGS.get(diff.encoding, (b"", "utf-8"))
     old = None if diff.before is None else bom + diff.before.encode(codec, "surrogatepass")
     new = bom + diff.after.encode(codec, "surrogatepass")
