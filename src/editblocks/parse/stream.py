@@ -25,8 +25,8 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from editblocks.fences import Fence, inline_commands, open_fence, shell_commands
-from editblocks.filenames import (
+from editblocks.parse.fences import Fence, inline_commands, open_fence, shell_commands
+from editblocks.parse.filenames import (
     PathLine,
     is_file_label,
     mentions_path,
@@ -34,7 +34,7 @@ from editblocks.filenames import (
     path_in_fence_info,
     resolve_known,
 )
-from editblocks.markers import (
+from editblocks.parse.markers import (
     GUILLEMET_KINDS,
     MIN_RUN,
     SPECIAL_FIRST_CHARS,
