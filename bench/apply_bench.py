@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from editblocks.locate import DEFAULT_RUNGS, Ambiguous, Found, LocateOptions, NotFound, Rung, find_near_miss, locate
+from editblocks.locate.ladder import DEFAULT_RUNGS, Ambiguous, Found, LocateOptions, NotFound, Rung, find_near_miss, locate
 from editblocks.model import BlockKind, EditBlock, Format, Status
 from editblocks.plan import Source, plan_edits
 

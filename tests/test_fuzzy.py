@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from editblocks.fuzzy import FuzzyLines, common_line_runs, rank_windows, verbatim_similarity
+from editblocks.locate.fuzzy import FuzzyLines, common_line_runs, rank_windows, verbatim_similarity
 
 FILE = [f"    step_{index} = compute({index}, scale={index * 3})" for index in range(60)]
 

@@ -23,7 +23,7 @@ from jsonschema import Draft202012Validator, ValidationError
 from editblocks import apply, parse, validate
 from editblocks.cli import main
 from editblocks.evaluate import Verdict, find_cases
-from editblocks.locate import Rung
+from editblocks.locate.ladder import Rung
 from editblocks.model import BlockKind, Format, Reason, Severity, Status
 from editblocks.output_schema import OUTPUT_NAMES, SCHEMA_FILE, output_schema
 from editblocks.paths import RefusalCode

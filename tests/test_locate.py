@@ -8,9 +8,9 @@ from unittest.mock import patch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import editblocks.locate as locate_module
+import editblocks.locate.ladder as locate_module
 from editblocks.document import Document
-from editblocks.locate import (
+from editblocks.locate.ladder import (
     DEFAULT_RUNGS,
     EXACT_ONLY,
     Ambiguous,
@@ -693,7 +693,7 @@ def test_locate_never_raises_and_found_spans_are_valid(file, search, replace, fi
 
 def _uniformly_shifted_windows(file: list[str], search: list[str], fold: bool) -> list[int]:
     """The definition the indentation and typography rungs implement, checked window by window."""
-    from editblocks.normalize import TAB_WIDTHS, content_key, fold_typography, indent_columns, leading_indent
+    from editblocks.locate.normalize import TAB_WIDTHS, content_key, fold_typography, indent_columns, leading_indent
 
     prepare = fold_typography if fold else (lambda line: line)
     starts = []
@@ -716,7 +716,7 @@ INDENTED_LINES = ["a", "  a", "    a", "\ta", "\t  a", "b", "  b", "\tb", "", " 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(INDENTED_LINES), min_size=1, max_size=14), st.data())
 def test_shifted_windows_are_exactly_the_uniformly_indented_copies(file, data):
-    from editblocks.locate import _FileView
+    from editblocks.locate.ladder import _FileView
 
     search = data.draw(st.lists(st.sampled_from(INDENTED_LINES), min_size=1, max_size=5))
     for direct_checks in (locate_module.DIRECT_SHIFT_CHECKS, 0):  # candidates one by one, or indentation-step keys

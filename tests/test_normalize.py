@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from editblocks.normalize import (
+from editblocks.locate.normalize import (
     TYPOGRAPHIC_EQUIVALENTS,
     content_key,
     fold_typography,

@@ -660,7 +660,7 @@ def test_streaming_grows_linearly(head: str, chunk: str, size: int) -> None:
 
 
 PLANNING_GROWTH_LIMIT = 3.4
-"""Planning indexes a file's lines (`editblocks.line_index`), so k blocks on an n-line file cost O(k·√n + n):
+"""Planning indexes a file's lines (`editblocks.locate.line_index`), so k blocks on an n-line file cost O(k·√n + n):
 doubling both costs at most 2·√2 ≈ 2.83 times as much, where the old whole-file scan per block cost ~4.3–4.6×."""
 
 

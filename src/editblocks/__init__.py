@@ -29,9 +29,9 @@ from editblocks.model import (
 )
 from editblocks.plan import Policy
 from editblocks.prompts import example_messages, reminder, system_prompt
-from editblocks.render import render
-from editblocks.stream import StreamParser, parse
-from editblocks.validate import Validation, validate
+from editblocks.parse.render import render
+from editblocks.parse.stream import StreamParser, parse
+from editblocks.parse.validate import Validation, validate
 
 __all__ = [
     "ApplyResult",

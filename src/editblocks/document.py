@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from editblocks.line_index import LineIndex
+from editblocks.locate.line_index import LineIndex
 
 LF = "\n"
 CRLF = "\r\n"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from editblocks.document import Document, TextBuffer
-from editblocks.locate import (
+from editblocks.locate.ladder import (
     DEFAULT_RUNGS,
     EXACT_ONLY,
     Ambiguous,
@@ -25,8 +25,8 @@ from editblocks.locate import (
     explain_anchor_failure,
     locate,
 )
-from editblocks.fuzzy import FuzzyLines, score_window
-from editblocks.line_index import LineIndex
+from editblocks.locate.fuzzy import FuzzyLines, score_window
+from editblocks.locate.line_index import LineIndex
 from editblocks.model import EXACT_ONLY_FORMATS, BlockKind, EditBlock, EditResult, Format, Reason, Status, percent
 
 MIN_ALREADY_APPLIED_CHARS = 12

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from editblocks.markers import MarkerKind
+from editblocks.parse.markers import MarkerKind
 from editblocks.model import Diagnostic, Format, HasDiagnostics, ParseResult, Severity
-from editblocks.stream import DEFAULT_FENCE, StreamParser
+from editblocks.parse.stream import DEFAULT_FENCE, StreamParser
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from typing import NamedTuple
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
-from editblocks.normalize import INDENT_CHARS, TAB_WIDTHS, fold_typography, indent_columns, leading_indent
+from editblocks.locate.normalize import INDENT_CHARS, TAB_WIDTHS, fold_typography, indent_columns, leading_indent
 
 MIN_PAIR_SCORE = 0.5
 """Two lines less alike than this are never paired: they are different lines."""

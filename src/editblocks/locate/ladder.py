@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 
-from editblocks.fuzzy import (
+from editblocks.locate.fuzzy import (
     MAX_WINDOWS,
     FuzzyLines,
     ScoredWindow,
@@ -30,9 +30,9 @@ from editblocks.fuzzy import (
     score_window,
     verbatim_similarity,
 )
-from editblocks.line_index import LineIndex
+from editblocks.locate.line_index import LineIndex
 from editblocks.model import percent
-from editblocks.normalize import (
+from editblocks.locate.normalize import (
     INDENT_CHARS,
     TAB_WIDTHS,
     content_key,
@@ -116,7 +116,7 @@ class Found:
 class NearMiss:
     """The region ``[start, end)`` of the file most like the searched text.
 
-    ``similarity`` is defined in ``editblocks.fuzzy`` (a length-weighted mean
+    ``similarity`` is defined in ``editblocks.locate.fuzzy`` (a length-weighted mean
     of line similarities; 1.0 only for a region equal line by line). ``diff``
     renders searched against actual lines, differences with one line of
     context, at most 12 lines of at most about 100 characters:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from editblocks.filenames import path_from_line
-from editblocks.markers import MAX_RUN, STANDARD_RUN, MarkerKind, classify
+from editblocks.parse.filenames import path_from_line
+from editblocks.parse.markers import MAX_RUN, STANDARD_RUN, MarkerKind, classify
 from editblocks.model import BlockKind, EditBlock, Format
 
 _LANGUAGES = {

@@ -1,0 +1,253 @@
+"""Block assembly: from a start marker to a finished edit block, or a clear error.
+
+Kept apart from the line classifier (parse/stream.py) because it holds the
+grammar of one block and the rules that judge it: which markers are structure
+inside a block of each kind, when a marker interrupts a block, how a block
+ends, and the one-block hold-back that withdraws a block whose text turned out
+to hold marker lines. The classifier decides which lines are markers; this
+decides what they mean for the block.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import replace
+from functools import lru_cache
+from typing import NamedTuple
+
+from editblocks.model import (
+    SEARCH_REPLACE_FAMILY,
+    BlockCompleted,
+    BlockKind,
+    BlockStarted,
+    EditBlock,
+    Format,
+)
+from editblocks.parse.events import EventSink
+from editblocks.parse.filenames import resolve_known
+from editblocks.parse.lookback import PathLookback
+from editblocks.parse.markers import (
+    GUILLEMET_KINDS,
+    SPECIAL_FIRST_CHARS,
+    STANDARD_RUN,
+    STARTS,
+    Marker,
+    MarkerKind,
+)
+from editblocks.parse.sections import Divider, OpenBlock, dedent, split_sections
+
+FORMAT_STARTS: dict[Format, frozenset[MarkerKind]] = {
+    Format.ANCHORED: frozenset({MarkerKind.ANCHORED_START}),
+    Format.GUILLEMET: frozenset({MarkerKind.GUILLEMET_START}),
+    **{fmt: frozenset({MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START}) for fmt in SEARCH_REPLACE_FAMILY},
+    Format.AUTO: STARTS,
+}
+_ENDS: dict[MarkerKind, frozenset[MarkerKind]] = {
+    MarkerKind.SEARCH_START: frozenset({MarkerKind.REPLACE_END, MarkerKind.BARE_END}),
+    MarkerKind.NEW_FILE_START: frozenset({MarkerKind.NEW_FILE_END, MarkerKind.REPLACE_END}),
+    MarkerKind.ANCHORED_START: frozenset({MarkerKind.BARE_END, MarkerKind.REPLACE_END}),
+    MarkerKind.GUILLEMET_START: frozenset({MarkerKind.GUILLEMET_END}),
+}
+_PROPER_END = {
+    MarkerKind.SEARCH_START: MarkerKind.REPLACE_END,
+    MarkerKind.NEW_FILE_START: MarkerKind.NEW_FILE_END,
+    MarkerKind.ANCHORED_START: MarkerKind.BARE_END,
+    MarkerKind.GUILLEMET_START: MarkerKind.GUILLEMET_END,
+}
+_DIVIDERS: dict[MarkerKind, frozenset[MarkerKind]] = {
+    MarkerKind.SEARCH_START: frozenset({MarkerKind.SEPARATOR}),
+    MarkerKind.NEW_FILE_START: frozenset(),
+    MarkerKind.ANCHORED_START: frozenset({MarkerKind.DASH, MarkerKind.SEPARATOR}),
+    MarkerKind.GUILLEMET_START: frozenset({MarkerKind.GUILLEMET_SEPARATOR}),
+}
+_STRAY_AT_TOP = frozenset(
+    {MarkerKind.REPLACE_END, MarkerKind.NEW_FILE_END, MarkerKind.GUILLEMET_SEPARATOR, MarkerKind.GUILLEMET_END}
+)
+_STARTED_BY = {
+    MarkerKind.REPLACE_END: MarkerKind.SEARCH_START,
+    MarkerKind.NEW_FILE_END: MarkerKind.NEW_FILE_START,
+    MarkerKind.GUILLEMET_SEPARATOR: MarkerKind.GUILLEMET_START,
+    MarkerKind.GUILLEMET_END: MarkerKind.GUILLEMET_START,
+}
+_MARKER_TEXT = {
+    MarkerKind.REPLACE_END: "`>>>>>>> REPLACE`",
+    MarkerKind.NEW_FILE_END: "`>>>>>>> NEW_FILE`",
+    MarkerKind.GUILLEMET_SEPARATOR: "`═══════ REPL`",
+    MarkerKind.GUILLEMET_END: "`»»» EDIT END`",
+}
+
+
+class _Held(NamedTuple):
+    """A completed block kept back until the next block starts or the response ends.
+
+    A stray end marker right after it shows its text held a marker line
+    that cut it short; it is then withdrawn instead of half-applied.
+    """
+
+    block: EditBlock
+    interrupting: bool
+    end_line: int
+
+
+class BlockAssembler:
+    """Opens blocks, takes the structure markers inside them, and completes, holds or withdraws them.
+
+    ``block`` is the open block (None between blocks); the parser's hot loop
+    appends content lines to its body directly and hands over only the marker
+    lines that are structure. ``starts_seen`` and ``ends_seen`` count start and
+    end markers by block kind, for the response-wide balance check.
+    """
+
+    def __init__(self, format: Format, known: Collection[str] | None, sink: EventSink, lookback: PathLookback) -> None:
+        self.starts = FORMAT_STARTS[format]
+        self._structure = {start: _structure(start, self.starts) for start in STARTS}
+        self._known = known
+        self._sink = sink
+        self._lookback = lookback
+        self.block: OpenBlock | None = None
+        self._held: _Held | None = None
+        self._strict_allowed = True
+        self.blocks: list[EditBlock] = []
+        self.starts_seen: Counter[MarkerKind] = Counter()
+        self.ends_seen: Counter[MarkerKind] = Counter()
+
+    def open(self, marker: Marker, number: int, line: str, interrupting: bool = False) -> None:
+        self._confirm_held()
+        self.starts_seen[marker.kind] += 1
+        path, fmt, hint = self._lookback.path_for_block(marker.kind)
+        strict = (self._strict_allowed and marker.kind is not MarkerKind.GUILLEMET_START
+                  and marker.length > STANDARD_RUN)
+        indent = line[: len(line) - len(line.lstrip())]
+        self.block = OpenBlock(marker.kind, number, marker.length, strict, path, fmt, hint, indent,
+                               _candidate_lines(len(indent)), self._structure[marker.kind], interrupting)
+        if marker.irregular:
+            self._warn(number, f"marker accepted despite {marker.irregular}")
+        if self._sink.enabled:
+            shown = resolve_known(path, self._known, creating=False) if path is not None else None
+            self._sink.emit(BlockStarted(shown, number, fmt))
+
+    def marker(self, block: OpenBlock, marker: Marker, number: int, line: str) -> None:
+        """A marker line that is structure inside the open ``block``: another start, a divider or an end."""
+        kind = marker.kind
+        if kind in self.starts:
+            self._error(block.line, f"block at line {block.line} is not closed before the next block at line {number}")
+            self.block = None
+            self.open(marker, number, line, interrupting=not block.dividers)
+            return
+        if kind in _DIVIDERS[block.start]:
+            block.dividers.append(Divider(len(block.body), kind, marker.length, number, line))
+            return
+        if kind is not _PROPER_END[block.start] or marker.irregular:
+            self._warn(number, f"block at line {block.line} ends with an unexpected marker; accepted")
+        self._sink.progress(block)
+        self.block = None
+        self.ends_seen[block.start] += 1
+        self._complete(block, number)
+
+    def stray(self, marker: Marker, number: int) -> None:
+        """A divider or end marker outside any block: counted for the balance check, and either evidence that the
+        held block was cut short or a marker without a start."""
+        kind = marker.kind
+        if kind in _STRAY_AT_TOP and _STARTED_BY[kind] in self.starts:
+            self.ends_seen[_STARTED_BY[kind]] += 1
+        if not self._withdraw_if_cut_short(marker, number) and kind in _STRAY_AT_TOP:
+            self._warn(number, f"{_MARKER_TEXT[kind]} without a block start before it")
+
+    def reopen_tolerant(self, block: OpenBlock) -> str:
+        """A strict (8-9 character) block reached the end without its own end marker: the model mixed marker
+        lengths, so it is opened again with standard rules, and no block is strict from here on. Returns the
+        lines to read again into it (after its start marker, starting with a newline)."""
+        self._strict_allowed = False
+        self._sink.progress(block)
+        self.block = replace(block, strict=False, body=[], dividers=[], reported=0)
+        return "\n" + block.text_after_start()
+
+    def finish(self) -> None:
+        """The response ended: a block still open is an error, a held one is confirmed."""
+        block = self.block
+        if block is not None:
+            self._error(block.line, f"block at line {block.line} is not closed (response truncated?)")
+            self.block = None
+        self._confirm_held()
+
+    def _complete(self, block: OpenBlock, end_line: int) -> None:
+        sections = split_sections(block, self._error)
+        if sections is None:
+            return
+        if block.path is None:
+            self._error(block.line, f"block at line {block.line} has no file path{block.missing_path_hint}")
+            return
+        leading, old, new, trailing = sections
+        if block.indent:
+            leading, old, new, trailing = (dedent(part, block.indent) for part in sections)
+        blank = (not leading or leading.isspace()) and (not old or old.isspace()) and (not trailing or trailing.isspace())
+        kind = BlockKind.CREATE if blank else BlockKind.EDIT
+        path = resolve_known(block.path, self._known, creating=blank) if self._known else block.path
+        edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line)
+        self._held = _Held(edit, block.interrupting, end_line)
+
+    def _confirm_held(self) -> None:
+        held = self._held
+        if held is None:
+            return
+        self._held = None
+        edit = held.block
+        if edit.kind is BlockKind.EDIT and edit.old == edit.new:
+            self._warn(edit.line, f"block at line {edit.line} changes nothing (its old and new text are identical)")
+        self.blocks.append(edit)
+        if self._sink.enabled:
+            self._sink.emit(BlockCompleted(edit))  # text read while it was held comes first however it was fed
+
+    def _withdraw_if_cut_short(self, marker: Marker, number: int) -> bool:
+        """A stray end marker (or, after an interrupting block, a stray separator) right after a block means a
+        marker line inside its text ended it early: report it and apply nothing of it."""
+        held = self._held
+        if held is None or held.block.format is Format.GUILLEMET and marker.kind not in GUILLEMET_KINDS:
+            return False
+        kind = marker.kind
+        evidence = kind in _STRAY_AT_TOP or (held.block.format is Format.ANCHORED and kind is MarkerKind.BARE_END)
+        if not evidence and not (held.interrupting and kind in (MarkerKind.SEPARATOR, MarkerKind.DASH)):
+            return False
+        self._held = None
+        line = held.block.line
+        self._error(line, f"block at line {line} was cut short: it ended at line {held.end_line}, but a stray "
+                          f"marker follows at line {number}, so its text holds marker-like lines. Nothing of it is "
+                          "applied; write it with 9-character markers (for example `<<<<<<<<< SEARCH`, "
+                          "`=========`, `>>>>>>>>> REPLACE`).")
+        return True
+
+    def _error(self, line: int, message: str) -> None:
+        self._before_diagnostic()
+        self._sink.error(line, message)
+
+    def _warn(self, line: int, message: str) -> None:
+        self._before_diagnostic()
+        self._sink.warn(line, message)
+
+    def _before_diagnostic(self) -> None:
+        """The open block's text so far is reported before the diagnostic, so events keep the response's order."""
+        if self.block is not None:
+            self._sink.progress(self.block)
+
+
+def _structure(start: MarkerKind, starts: frozenset[MarkerKind]) -> frozenset[MarkerKind]:
+    """The marker kinds that are structure inside a block opened by ``start`` (the others are its content):
+    another block's start (which interrupts it), its own ends and dividers, and only of its own family
+    (chevrons or guillemets)."""
+    guillemet = start is MarkerKind.GUILLEMET_START
+    kinds = starts | _ENDS[start] | _DIVIDERS[start]
+    return frozenset(kind for kind in kinds if (kind in GUILLEMET_KINDS) == guillemet)
+
+
+@lru_cache(maxsize=32)
+def _candidate_lines(indent_width: int) -> re.Pattern[str]:
+    """Lines inside a block that could be markers: a marker character after at most the block's own indentation.
+
+    Deeper lines are content (a markdown file's indented `=======`); shallower
+    ones still count, so a block whose start marker alone was indented cannot
+    swallow the rest of the response.
+    """
+    characters = "[" + re.escape("".join(sorted(SPECIAL_FIRST_CHARS))) + "]"
+    return re.compile("\n" + (f"[ \t]{{0,{indent_width}}}" if indent_width else "") + characters)

@@ -1,0 +1,100 @@
+"""Where the parser's output goes: diagnostics, shell suggestions and, when streaming, the event list.
+
+Kept apart from the parser so that the order rules of the event stream live
+in one place: plain text is gathered into one text event and flushed before
+anything else is reported, and a block's progress always adds up to its whole
+text, so how a response was cut into chunks changes only where text and
+progress events are split, never what they say or in which order.
+"""
+
+from __future__ import annotations
+
+from editblocks.model import (
+    BlockProgress,
+    Diagnostic,
+    DiagnosticEvent,
+    Event,
+    Severity,
+    ShellSuggested,
+    ShellSuggestion,
+    TextEvent,
+)
+from editblocks.parse.sections import SECTION_NAMES, OpenBlock, section_bounds
+
+
+class EventSink:
+    """Collects diagnostics and shell suggestions always, and events only when `enabled`.
+
+    It does not know which block is open: whoever reports a diagnostic while a
+    block is open reports that block's progress first (the assembler does).
+    """
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.diagnostics: list[Diagnostic] = []
+        self.shell: list[ShellSuggestion] = []
+        self._events: list[Event] = []
+        self._text: list[str] = []
+        self._text_line = 0
+
+    def add_text(self, lines: str, number: int) -> None:
+        """Keep whole lines (each ending in a newline) for the next text event; ``number`` is the first one's."""
+        if not self._text:
+            self._text_line = number
+        self._text.append(lines)
+
+    def emit(self, event: Event) -> None:
+        """Send an event after the text read before it; only call it when `enabled`."""
+        self._flush_text()
+        self._events.append(event)
+
+    def suggest(self, command: str, number: int) -> None:
+        suggestion = ShellSuggestion(command, number)
+        self.shell.append(suggestion)
+        if self.enabled:
+            self.emit(ShellSuggested(suggestion))
+
+    def error(self, line: int, message: str) -> None:
+        self.diagnose(Diagnostic(Severity.ERROR, line, message))
+
+    def warn(self, line: int, message: str) -> None:
+        self.diagnose(Diagnostic(Severity.WARNING, line, message))
+
+    def diagnose(self, diagnostic: Diagnostic) -> None:
+        self.diagnostics.append(diagnostic)
+        if self.enabled:
+            self.emit(DiagnosticEvent(diagnostic))
+
+    def progress(self, block: OpenBlock) -> None:
+        """Report the block's text not yet sent, per section, before whatever ends it or comes next."""
+        if not self.enabled:
+            return
+        body, reported, dividers = block.body, block.reported, block.dividers
+        if reported >= len(body):
+            return
+        self._flush_text()
+        if not dividers or dividers[-1].index <= reported:
+            names = SECTION_NAMES[block.start]
+            name = names[min(len(dividers), len(names) - 1)]
+            self._events.append(BlockProgress(block.line, name, "".join(body[reported:])))
+        else:
+            for name, begin, end in section_bounds(block, reported):
+                if begin < end:
+                    self._events.append(BlockProgress(block.line, name, "".join(body[begin:end])))
+        block.reported = len(body)
+
+    def take(self, open_block: OpenBlock | None) -> list[Event]:
+        """The events so far: the open block's progress and the text read so far included."""
+        if not self.enabled:
+            return []
+        if open_block is not None:
+            self.progress(open_block)
+        if self._text:
+            self._flush_text()
+        events, self._events = self._events, []
+        return events
+
+    def _flush_text(self) -> None:
+        if self._text:
+            self._events.append(TextEvent("".join(self._text), self._text_line))
+            self._text = []

@@ -1,0 +1,121 @@
+"""Which file a block edits: the last few lines before its start marker, or the previous block's path.
+
+Kept apart from the parser because it is a job of its own with its own
+memory: the recent lines outside blocks (plain runs and fence lines), a cache
+of path lines already read (models repeat the same path before many blocks),
+and the previous block's path and format to carry over when a block has no
+path line of its own.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Collection
+
+from editblocks.model import Format
+from editblocks.parse.filenames import (
+    PathLine,
+    is_file_label,
+    mentions_path,
+    path_from_line,
+    path_in_fence_info,
+    resolve_known,
+)
+from editblocks.parse.markers import MarkerKind
+
+LOOKBACK_LINES = 6
+_PATH_CACHE_LIMIT = 256
+
+PathChoice = tuple[str | None, Format, str]  # the path, the block's format, a hint for a missing path
+
+
+class PathLookback:
+    """Remembers the lines read outside blocks and finds the path of the next block from them."""
+
+    def __init__(self, format: Format, known: Collection[str] | None) -> None:
+        self._format = format
+        self._known = known
+        # (lines, None) for plain lines, one or a run of them joined by newlines; (line, fence info) for a fence line.
+        # The parser's hot loop appends plain lines to it directly.
+        self.recent: deque[tuple[str, str | None]] = deque(maxlen=LOOKBACK_LINES)
+        self._inside_fence = False
+        self._path_cache: dict[str, PathLine | None] = {}
+        self._last_path: str | None = None
+        self._last_format: Format = Format.DIFF
+
+    def fence_line(self, line: str, info: str, inside_fence: bool) -> None:
+        """A line that opens or closes a fence (or looks like one); ``inside_fence`` is the state after it."""
+        self.recent.append((line, info))
+        self._inside_fence = inside_fence
+
+    def path_for_block(self, start: MarkerKind) -> PathChoice:
+        """The path of the block that ``start`` opens; the lines looked back over are used up."""
+        path, fmt, hint = self._look_back(start)
+        if path is not None:
+            self._last_path, self._last_format = path, fmt
+        self.recent.clear()
+        return path, fmt, hint
+
+    def _look_back(self, start: MarkerKind) -> PathChoice:
+        """Look back over the last few lines for the block's path (nearest non-fence line)."""
+        crossed_fence = False
+        left = LOOKBACK_LINES
+        for lines, fence_info in reversed(self.recent):
+            if fence_info is not None:
+                found = path_in_fence_info(fence_info, self._known)
+                if found is not None:
+                    return found.path, self._block_format(start, Format.DIFF_FENCED, found.labelled), ""
+                crossed_fence = True
+                left -= 1
+            else:
+                pieces = lines.rsplit("\n", left)[-left:] if "\n" in lines else [lines]
+                for line in reversed(pieces):
+                    stripped = line.strip()
+                    if not stripped:
+                        continue
+                    found = self._path_line(stripped)
+                    if found is not None:
+                        style = Format.DIFF if crossed_fence or not self._inside_fence else Format.DIFF_FENCED
+                        return found.path, self._block_format(start, style, found.labelled), ""
+                    return self._carry_over(start, stripped)
+                left -= len(pieces)
+            if left <= 0:
+                break
+        return self._carry_over(start, "")
+
+    def _path_line(self, stripped: str) -> PathLine | None:
+        """Cached: models repeat the same path line before many blocks."""
+        try:
+            return self._path_cache[stripped]
+        except KeyError:
+            if len(self._path_cache) >= _PATH_CACHE_LIMIT:
+                self._path_cache.clear()
+            found = self._path_cache[stripped] = path_from_line(stripped, self._known)
+            return found
+
+    def _block_format(self, start: MarkerKind, style: Format, labelled: bool) -> Format:
+        if self._format is not Format.AUTO:
+            return self._format
+        if start is MarkerKind.ANCHORED_START:
+            return Format.ANCHORED
+        if start is MarkerKind.GUILLEMET_START:
+            return Format.GUILLEMET
+        if start is MarkerKind.NEW_FILE_START or labelled:
+            return Format.SEARCH_REPLACE
+        return style
+
+    def _carry_over(self, start: MarkerKind, prose: str) -> PathChoice:
+        """No path line: reuse the previous block's path, unless the prose names another file."""
+        if is_file_label(prose):
+            return None, self._format, " (the `File:` line before it names no usable path: write the path alone)"
+        named = {resolve_known(p, self._known, creating=False) for p in mentions_path(prose)} if prose else set()
+        previous = self._last_path
+        if named and previous not in named:
+            shown = ", ".join(f"`{p}`" for p in sorted(named))
+            return None, self._format, f" (the line before it mentions {shown}: put the path alone on its own line)"
+        if previous is None:
+            return None, self._block_format(start, Format.DIFF, False), ""
+        fmt = self._last_format if self._format is Format.AUTO else self._format
+        if self._format is Format.AUTO and start is not MarkerKind.SEARCH_START:
+            fmt = self._block_format(start, fmt, False)
+        return previous, fmt, ""

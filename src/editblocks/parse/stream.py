@@ -1,0 +1,344 @@
+"""The incremental parser: one forward pass over the response, line by line, for every format.
+
+`StreamParser.feed(chunk)` takes text as it arrives and returns events;
+`parse(text)` is the same machine fed the whole text at once, so a streamed
+response and a one-shot parse always agree. Nothing is ever re-scanned: each
+line is looked at once, and content lines cost one character test and an
+append, which keeps parsing close to the speed of `str.splitlines`.
+
+The start marker decides the block's grammar (SEARCH/REPLACE, NEW_FILE,
+anchored EDIT, guillemet), so `auto` needs no separate detection pass.
+Inside a block with standard markers (7 characters or fewer) every marker
+line is structure; a block opened with 8 or 9 marker characters is strict:
+only markers of that same length are structure, so files whose text holds
+`=======` or `<<<<<<< SEARCH` lines can still be edited. When a block holds
+more candidate separators than its grammar allows, it is reported as
+malformed rather than split at a guess.
+
+The work is split by job; `StreamParser` owns the other parts (composition)
+and is the only one that sees the text:
+- `StreamParser` (here) classifies lines: its hot loop reads the text, keeps
+  the state of lines outside blocks (fences, shell fences, reasoning sections,
+  inline commands), appends a block's content straight to its body and hands
+  only the marker lines that are structure to the assembler;
+- `BlockAssembler` (assemble.py) opens, completes, holds back and withdraws
+  blocks, and counts start and end markers;
+- `sections.py` holds the open block's data and cuts a finished body into
+  leading, old, new and trailing text;
+- `EventSink` (events.py) collects diagnostics and shell suggestions and
+  orders the event stream (text, progress, blocks);
+- `PathLookback` (lookback.py) remembers the last lines outside blocks and
+  finds each block's path, or carries the previous one over.
+The hot loop keeps its reach cheap: the assembler is a local variable (its
+open block is one attribute away, as it was on the parser), and the parser
+holds the look-back's line list and the sink's text method itself, so the
+split adds no attribute look-up per line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Collection
+from functools import lru_cache
+
+from editblocks.model import EditBlock, Event, Format, ParseResult
+from editblocks.parse.assemble import BlockAssembler
+from editblocks.parse.events import EventSink
+from editblocks.parse.fences import Fence, inline_commands, open_fence, shell_commands
+from editblocks.parse.lookback import PathLookback
+from editblocks.parse.markers import (
+    MIN_RUN,
+    SPECIAL_FIRST_CHARS,
+    STARTS,
+    MarkerKind,
+    classify,
+    near_marker,
+)
+from editblocks.parse.sections import section_bounds
+
+DEFAULT_FENCE = ("```", "```")
+_THINK_OPEN = ("<think>", "<thinking>", "<think ", "<thinking ")
+_THINK_CLOSE = ("</think>", "</thinking>")
+
+
+class StreamParser:
+    """Feed a response in chunks of any size; get events as blocks open, grow and complete."""
+
+    def __init__(
+        self,
+        format: Format | str = Format.AUTO,
+        fence: tuple[str, str] = DEFAULT_FENCE,
+        known_files: Collection[str] | None = None,
+        *,
+        events: bool = True,
+    ) -> None:
+        self._format = Format(format)
+        self._custom_fence = fence if fence[0][:1] not in ("`", "~") else None
+        self._special = SPECIAL_FIRST_CHARS | frozenset(fence[0].strip()[:1])
+        self._top_candidate = _top_candidate_lines(self._special)
+        known = frozenset(known_files) if known_files is not None else None
+        self._sink = EventSink(events)
+        self._lookback = PathLookback(self._format, known)
+        self._assembler = BlockAssembler(self._format, known, self._sink, self._lookback)
+        self._starts = self._assembler.starts
+        # the hot loop's own references into the parts, read once per line or run of lines
+        self._events_on = events
+        self._add_text = self._sink.add_text
+        self._recent = self._lookback.recent
+        self._pending: list[str] = []
+        self._line_no = 0
+        self._fence: Fence | None = None
+        self._shell_lines: list[tuple[int, str]] | None = None
+        self._think_line: int | None = None
+        self._closed = False
+
+    @property
+    def starts_seen(self) -> Counter[MarkerKind]:
+        """Start markers by block kind, for marker balance."""
+        return self._assembler.starts_seen
+
+    @property
+    def ends_seen(self) -> Counter[MarkerKind]:
+        """End markers by the kind of block they end, for marker balance."""
+        return self._assembler.ends_seen
+
+    # --- driving -------------------------------------------------------------
+
+    def feed(self, chunk: str) -> list[Event]:
+        if "\n" not in chunk and not self._closed:
+            self._pending.append(chunk)
+            return []
+        if self._closed:
+            raise RuntimeError("feed() after close()")
+        cut = chunk.rfind("\n")
+        text = "\n" + "".join(self._pending) + chunk[: cut + 1]
+        self._pending = [chunk[cut + 1 :]] if cut + 1 < len(chunk) else []
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+        self._process(text)
+        return self._sink.take(self._assembler.block)
+
+    def close(self) -> list[Event]:
+        if self._closed:
+            return []
+        if self._pending:
+            tail = "".join(self._pending)
+            self._pending = []
+            if self._line_no == 0 and "\r" in tail.rstrip("\r"):
+                tail = tail.replace("\r", "\n")
+                self._warn(1, "the response breaks its lines with bare CR characters; they were read as line breaks")
+            self._process("\n" + (tail[:-1] if tail.endswith(("\r", "\n")) else tail) + "\n")
+        block = self._assembler.block
+        if block is not None and block.strict:
+            reread = self._assembler.reopen_tolerant(block)
+            self._line_no = block.line
+            self._process(reread)
+        self._closed = True
+        self._assembler.finish()
+        self._finish_shell_fence()
+        if self._think_line is not None:
+            self._warn(self._think_line, f"reasoning section opened at line {self._think_line} is never closed; "
+                       "any edit blocks after it were ignored")
+        return self._sink.take(None)
+
+    def result(self) -> ParseResult:
+        """The whole parse so far; after `close()` equal to `parse()` of everything fed."""
+        blocks = tuple(self._assembler.blocks)
+        return ParseResult(
+            format=_detected_format(self._format, blocks),
+            blocks=blocks,
+            shell=tuple(self._sink.shell),
+            diagnostics=tuple(self._sink.diagnostics),
+        )
+
+    def partial_block(self) -> tuple[str | None, dict[str, str]] | None:
+        """The open block's path and its text so far per section, for an in-progress display."""
+        block = self._assembler.block
+        if block is None:
+            return None
+        texts: dict[str, str] = {}
+        for name, begin, end in section_bounds(block):
+            texts[name] = texts.get(name, "") + "".join(block.body[begin:end])
+        return block.path, texts
+
+    def _process(self, text: str) -> None:
+        """The hot loop over complete lines; `text` starts with a newline and ends with one.
+
+        Outside blocks, lines are handled one by one. Inside a block, a regular
+        expression jumps straight to the next line that could be a marker, and
+        the content lines before it are kept as one slice: block content is
+        never split into lines, so it costs little more than a scan.
+        """
+        position = 1
+        end = len(text)
+        number = self._line_no
+        special = self._special
+        assembler = self._assembler
+        next_special = -1  # where the next line that could be a marker or fence starts, once searched for
+        while position < end:
+            block = assembler.block
+            if block is None:
+                if self._think_line is None and self._shell_lines is None:
+                    if next_special < position:
+                        found = self._top_candidate.search(text, position - 1)
+                        next_special = found.start() + 1 if found is not None else end
+                    stop = next_special
+                    if self._fence is None:
+                        tick = text.find("`", position, stop)
+                        if tick != -1:
+                            stop = text.rfind("\n", 0, tick) + 1
+                    if stop > position:
+                        number = self._plain_run(text, position, stop, number)
+                        position = stop
+                        continue
+                newline = text.find("\n", position)
+                line = text[position:newline]
+                position = newline + 1
+                number += 1
+                first = line[:1]
+                if first in special or ((first == " " or first == "\t") and line.lstrip()[:1] in special):
+                    self._line_no = number
+                    self._top_special_line(line, number)
+                else:
+                    self._plain_line(line, number)
+                continue
+            found = block.candidates.search(text, position - 1)
+            start = found.start() + 1 if found is not None else end
+            if start > position:
+                content = text[position:start]
+                block.body.append(content)
+                number += content.count("\n")
+                position = start
+            if found is not None:
+                newline = text.find("\n", start)
+                number += 1
+                self._line_no = number
+                line = text[start:newline]
+                marker = classify(line, block.length if block.length < MIN_RUN else 0)
+                if marker is None or marker.kind not in block.structure or (
+                    block.strict and marker.length != block.length
+                ):
+                    block.body.append(text[start : newline + 1])
+                else:
+                    assembler.marker(block, marker, number, line)
+                position = newline + 1
+        self._line_no = number
+
+    # --- lines outside blocks -----------------------------------------------------
+
+    def _plain_run(self, text: str, start: int, stop: int, number: int) -> int:
+        """Whole lines with nothing to act on (no marker, fence or backtick), taken in bulk; returns the new line count.
+
+        They only matter as text events and, the last few, for the path look-back.
+        """
+        if self._events_on:
+            self._add_text(text[start:stop], number + 1)
+        self._recent.append((text[start : stop - 1], None))
+        return number + text.count("\n", start, stop)
+
+    def _plain_line(self, line: str, number: int) -> None:
+        if self._events_on:
+            self._add_text(line + "\n", number)
+        if self._think_line is not None:
+            if any(tag in line.lower() for tag in _THINK_CLOSE):
+                self._think_line = None
+            return
+        self._recent.append((line, None))
+        if self._fence is None:
+            if "`" in line:
+                for command in inline_commands(line):
+                    self._sink.suggest(command, number)
+        elif self._shell_lines is not None:
+            self._shell_lines.append((number, line))
+
+    def _top_special_line(self, line: str, number: int) -> None:
+        if self._think_line is not None:
+            self._plain_line(line, number)
+            return
+        marker = classify(line)
+        if marker is not None:
+            if marker.kind in self._starts:
+                self._shell_lines = None  # a shell-tagged fence holding an edit block is an edit, not commands
+                self._assembler.open(marker, number, line)
+                return
+            if marker.kind in STARTS:
+                self._warn(number, f"{marker.kind.value} marker ignored: the response format is {self._format.value}")
+            else:
+                self._assembler.stray(marker, number)
+        stripped = line.strip()
+        if self._fence_line(line, stripped, number):
+            return
+        if self._fence is None and stripped.lower().startswith(_THINK_OPEN):
+            if not any(tag in stripped.lower() for tag in _THINK_CLOSE):
+                self._think_line = number
+                if self._events_on:
+                    self._add_text(line + "\n", number)
+                return
+        note = near_marker(line) if marker is None else None
+        if note:
+            self._warn(number, note)
+        self._plain_line(line, number)
+
+    def _fence_line(self, line: str, stripped: str, number: int) -> bool:
+        """Track fences; any fence-looking line is remembered as such for the path look-back."""
+        fence = self._fence
+        if fence is not None and fence.is_closed_by(stripped):
+            self._finish_shell_fence()
+            self._fence = None
+            info = ""
+        else:
+            looks_like = open_fence(stripped, self._custom_fence)
+            if looks_like is None:
+                return False
+            if fence is None:
+                self._fence = looks_like
+                self._shell_lines = [] if looks_like.is_shell else None
+            info = looks_like.info
+        self._lookback.fence_line(line, info, self._fence is not None)
+        if self._events_on:
+            self._add_text(line + "\n", number)
+        return True
+
+    def _finish_shell_fence(self) -> None:
+        fence, lines = self._fence, self._shell_lines
+        self._shell_lines = None
+        if fence is None or lines is None:
+            return
+        for number, command in shell_commands(lines, fence.is_transcript):
+            self._sink.suggest(command, number)
+
+    def _warn(self, line: int, message: str) -> None:
+        """Warnings about lines outside blocks (no block is open, so no progress comes before them)."""
+        self._sink.warn(line, message)
+
+
+def _detected_format(format: Format, blocks: tuple[EditBlock, ...]) -> str:
+    """The format asked for, or under `auto` the one most blocks were written in (the first of a tie)."""
+    if format is not Format.AUTO:
+        return format.value
+    if not blocks:
+        return Format.AUTO.value
+    counts = Counter(block.format for block in blocks)
+    best = max(counts.values())
+    return next(block.format.value for block in blocks if counts[block.format] == best)
+
+
+@lru_cache(maxsize=8)
+def _top_candidate_lines(special: frozenset[str]) -> re.Pattern[str]:
+    """Outside blocks, the start of a line that could be a marker or fence: its first character, or the first
+    after indentation that begins with a space or tab, is one of the ``special`` characters."""
+    return re.compile("\n(?:[ \t][^\\S\n]*)?[" + re.escape("".join(sorted(special))) + "]")
+
+
+def parse(
+    text: str,
+    format: Format | str = Format.AUTO,
+    fence: tuple[str, str] = DEFAULT_FENCE,
+    known_files: Collection[str] | None = None,
+) -> ParseResult:
+    """Parse a whole response: the blocks, shell suggestions and diagnostics it holds. Never raises on any text."""
+    parser = StreamParser(format, fence, known_files, events=False)
+    parser.feed(text)
+    parser.close()
+    return parser.result()
