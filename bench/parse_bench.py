@@ -22,8 +22,8 @@ import tracemalloc
 from collections.abc import Callable
 
 from editblocks import BlockKind, EditBlock, Format, StreamParser, parse
-from editblocks.parse.filenames import path_from_line
-from editblocks.parse.markers import MarkerKind, classify
+from editblocks.parsing.filenames import path_from_line
+from editblocks.parsing.markers import MarkerKind, classify
 
 WORDS = "alpha beta gamma delta value result items total count index self return None True".split()
 

@@ -16,7 +16,7 @@ import atheris
 
 with atheris.instrument_imports(include=["editblocks"]):
     from editblocks import BlockCompleted, Format, StreamParser, parse, validate
-    from editblocks.parse.markers import STARTS, classify
+    from editblocks.parsing.markers import STARTS, classify
 
 from runner import run
 

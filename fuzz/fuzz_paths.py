@@ -24,7 +24,7 @@ from pathlib import Path
 import atheris
 
 with atheris.instrument_imports(include=["editblocks"]):
-    from editblocks.parse.filenames import mentions_path, path_from_line, resolve_known
+    from editblocks.parsing.filenames import mentions_path, path_from_line, resolve_known
     from editblocks.paths import Refusal, name_key, resolve_path
 
 from runner import run

@@ -14,7 +14,7 @@ from editblocks.cli import main
 from editblocks.feedback import feedback_message, reply_format
 from editblocks.model import ApplyResult, Format, Reason, Status
 from editblocks.prompts import PROMPT_FORMATS
-from editblocks.parse.stream import parse
+from editblocks.parsing.stream import parse
 
 MATH = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n\nx = 1\nx = 1\n"
 

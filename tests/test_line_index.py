@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from editblocks.locate.ladder import line_index
+from editblocks.locate import line_index
 from editblocks.locate.line_index import LineIndex
 from editblocks.model import BlockKind, EditBlock, Format, Status
 from editblocks.plan import INDEX_FROM_BLOCK, Source, plan_edits

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from editblocks import BlockKind, EditBlock, Format, StreamParser, parse, render
-from editblocks.parse.markers import STARTS, classify
+from editblocks.parsing.markers import STARTS, classify
 
 SPECIAL_LINES = [
     "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "<<<<<<< NEW_FILE", ">>>>>>> NEW_FILE", "<<<<<<< EDIT",

@@ -36,7 +36,7 @@ from editblocks.prompts import (
     reminder,
     system_prompt,
 )
-from editblocks.parse.stream import parse
+from editblocks.parsing.stream import parse
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "prompts"
 UPDATE_SNAPSHOTS = os.environ.get("EDITBLOCKS_UPDATE_SNAPSHOTS") == "1"

@@ -29,9 +29,9 @@ from editblocks.model import (
 )
 from editblocks.plan import Policy
 from editblocks.prompts import example_messages, reminder, system_prompt
-from editblocks.parse.render import render
-from editblocks.parse.stream import StreamParser, parse
-from editblocks.parse.validate import Validation, validate
+from editblocks.parsing.render import render
+from editblocks.parsing.stream import StreamParser, parse
+from editblocks.parsing.validate import Validation, validate
 
 __all__ = [
     "ApplyResult",

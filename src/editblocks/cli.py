@@ -29,8 +29,8 @@ from editblocks.html_report import apply_html
 from editblocks.model import ApplyResult, Format, ParseResult, Status
 from editblocks.plan import Policy
 from editblocks.serialize import apply_json, check_json, parse_json, undo_json
-from editblocks.parse.stream import parse
-from editblocks.parse.validate import validate
+from editblocks.parsing.stream import parse
+from editblocks.parsing.validate import validate
 from editblocks.workspace import UndoOutcome, Workspace, WorkspaceError
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024  # far above any real answer; a guard against runaway or hostile input

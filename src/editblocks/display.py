@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from editblocks.diffs import printable, render_diff
-from editblocks.parse.catalog import CATALOG
+from editblocks.parsing.catalog import CATALOG
 from editblocks.model import (
     ApplyResult,
     counted,

@@ -34,7 +34,7 @@ from editblocks.apply import apply
 from editblocks.model import ApplyResult, Format, ParseResult, Status, counted
 from editblocks.paths import JOURNAL_DIR
 from editblocks.plan import Policy
-from editblocks.parse.stream import parse
+from editblocks.parsing.stream import parse
 
 RESPONSE_FILE = "response.md"
 BEFORE_DIR = "before"

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from editblocks.parse.markers import MarkerKind, classify
+from editblocks.parsing.markers import MarkerKind, classify
 from editblocks.model import (
     ApplyResult,
     counted,

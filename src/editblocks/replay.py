@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from editblocks.evaluate import AFTER_DIR, BEFORE_DIR, CASE_FILE, RESPONSE_FILE
-from editblocks.parse.stream import parse
+from editblocks.parsing.stream import parse
 
 GIT_TIMEOUT_SECONDS = 60.0
 _ABSENT_MODE = "000000"

@@ -26,7 +26,7 @@ from functools import lru_cache
 from importlib.resources import files
 from string import Template
 
-from editblocks.parse.fences import XML_FENCE_TAGS
+from editblocks.parsing.fences import XML_FENCE_TAGS
 from editblocks.model import Format
 
 DEFAULT_FENCE = ("```", "```")

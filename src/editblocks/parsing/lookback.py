@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Collection
 
 from editblocks.model import Format
-from editblocks.parse.filenames import (
+from editblocks.parsing.filenames import (
     PathLine,
     is_file_label,
     mentions_path,
@@ -21,7 +21,7 @@ from editblocks.parse.filenames import (
     path_in_fence_info,
     resolve_known,
 )
-from editblocks.parse.markers import MarkerKind
+from editblocks.parsing.markers import MarkerKind
 
 LOOKBACK_LINES = 6
 _PATH_CACHE_LIMIT = 256

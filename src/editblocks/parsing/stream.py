@@ -43,11 +43,11 @@ from collections.abc import Collection
 from functools import lru_cache
 
 from editblocks.model import EditBlock, Event, Format, ParseResult
-from editblocks.parse.assemble import BlockAssembler
-from editblocks.parse.events import EventSink
-from editblocks.parse.fences import Fence, inline_commands, open_fence, shell_commands
-from editblocks.parse.lookback import PathLookback
-from editblocks.parse.markers import (
+from editblocks.parsing.assemble import BlockAssembler
+from editblocks.parsing.events import EventSink
+from editblocks.parsing.fences import Fence, inline_commands, open_fence, shell_commands
+from editblocks.parsing.lookback import PathLookback
+from editblocks.parsing.markers import (
     MIN_RUN,
     SPECIAL_FIRST_CHARS,
     STARTS,
@@ -55,7 +55,7 @@ from editblocks.parse.markers import (
     classify,
     near_marker,
 )
-from editblocks.parse.sections import section_bounds
+from editblocks.parsing.sections import section_bounds
 
 DEFAULT_FENCE = ("```", "```")
 _THINK_OPEN = ("<think>", "<thinking>", "<think ", "<thinking ")

@@ -25,10 +25,10 @@ from editblocks.model import (
     EditBlock,
     Format,
 )
-from editblocks.parse.events import EventSink
-from editblocks.parse.filenames import resolve_known
-from editblocks.parse.lookback import PathLookback
-from editblocks.parse.markers import (
+from editblocks.parsing.events import EventSink
+from editblocks.parsing.filenames import resolve_known
+from editblocks.parsing.lookback import PathLookback
+from editblocks.parsing.markers import (
     GUILLEMET_KINDS,
     SPECIAL_FIRST_CHARS,
     STANDARD_RUN,
@@ -36,7 +36,7 @@ from editblocks.parse.markers import (
     Marker,
     MarkerKind,
 )
-from editblocks.parse.sections import Divider, OpenBlock, dedent, split_sections
+from editblocks.parsing.sections import Divider, OpenBlock, dedent, split_sections
 
 FORMAT_STARTS: dict[Format, frozenset[MarkerKind]] = {
     Format.ANCHORED: frozenset({MarkerKind.ANCHORED_START}),

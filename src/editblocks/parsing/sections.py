@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from editblocks.model import Format, shared_line_prefix
-from editblocks.parse.markers import MarkerKind
+from editblocks.parsing.markers import MarkerKind
 
 ErrorSink = Callable[[int, str], None]
 Sections = tuple[str, str, str, str]  # leading, old, new, trailing

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from editblocks.parse.filenames import path_from_line
-from editblocks.parse.markers import MAX_RUN, STANDARD_RUN, MarkerKind, classify
+from editblocks.parsing.filenames import path_from_line
+from editblocks.parsing.markers import MAX_RUN, STANDARD_RUN, MarkerKind, classify
 from editblocks.model import BlockKind, EditBlock, Format
 
 _LANGUAGES = {

@@ -19,7 +19,7 @@ from editblocks.model import (
     ShellSuggestion,
     TextEvent,
 )
-from editblocks.parse.sections import SECTION_NAMES, OpenBlock, section_bounds
+from editblocks.parsing.sections import SECTION_NAMES, OpenBlock, section_bounds
 
 
 class EventSink:

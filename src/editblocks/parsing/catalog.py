@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from editblocks.model import BlockKind, EditBlock, Format
-from editblocks.parse.render import render
+from editblocks.parsing.render import render
 
 
 @dataclass(frozen=True)

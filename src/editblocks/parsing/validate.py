@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from editblocks.parse.markers import MarkerKind
+from editblocks.parsing.markers import MarkerKind
 from editblocks.model import Diagnostic, Format, HasDiagnostics, ParseResult, Severity
-from editblocks.parse.stream import DEFAULT_FENCE, StreamParser
+from editblocks.parsing.stream import DEFAULT_FENCE, StreamParser
 
 
 @dataclass(frozen=True)
