@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from editblocks.cli_eval import eval_command
-from editblocks.evaluate import (
+from editblocks.eval.evaluate import (
     PARALLEL_THRESHOLD,
     CaseOutcome,
     EvalReport,
@@ -21,7 +21,7 @@ from editblocks.evaluate import (
     find_cases,
     tree_difference,
 )
-from editblocks.replay import ReplayError, import_commit
+from editblocks.eval.replay import ReplayError, import_commit
 
 CASES = Path(__file__).parent / "cases"
 THEMES = ("formats", "cases-md", "realistic", "mistakes")

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from editblocks.apply import apply
 from editblocks.cli import main
-from editblocks.feedback import feedback_message, reply_format
+from editblocks.report.feedback import feedback_message, reply_format
 from editblocks.model import ApplyResult, Format, Reason, Status
 from editblocks.prompts import PROMPT_FORMATS
 from editblocks.parsing.stream import parse

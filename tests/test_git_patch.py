@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from editblocks.apply import apply
 from editblocks.cli import main
-from editblocks.git_patch import git_patch, write_patch
+from editblocks.report.git_patch import git_patch, write_patch
 from editblocks.model import BlockKind, EditBlock, FileDiff, Format
 
 from helpers_apply import JOURNAL, diff_edit, make_tree

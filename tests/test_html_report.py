@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from editblocks.cli import main
-from editblocks.html_report import apply_html
+from editblocks.report.html import apply_html
 from editblocks.model import Diagnostic, Severity, ShellSuggestion
 
 from helpers_apply import diff_edit, make_tree, run, tree_state

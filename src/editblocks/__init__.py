@@ -4,8 +4,8 @@ The public API; everything here is documented in the README.
 """
 
 from editblocks.apply import apply
-from editblocks.feedback import feedback_message, reply_format
-from editblocks.git_patch import git_patch
+from editblocks.report.feedback import feedback_message, reply_format
+from editblocks.report.git_patch import git_patch
 from editblocks.model import (
     ApplyResult,
     BlockCompleted,

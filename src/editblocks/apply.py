@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 
-from editblocks.diffs import unified_diff
+from editblocks.report.diffs import unified_diff
 from editblocks.model import (
     ApplyResult,
     Diagnostic,

@@ -22,13 +22,13 @@ from editblocks.cli_eval import eval_command
 from editblocks.cli_prompt import prompt_command
 from editblocks.cli_schema import schema_command
 from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
-from editblocks.display import apply_report, diagnostics_table, formats_report, parse_report
-from editblocks.feedback import feedback_message, reply_format
-from editblocks.git_patch import git_patch, write_patch
-from editblocks.html_report import apply_html
+from editblocks.report.display import apply_report, diagnostics_table, formats_report, parse_report
+from editblocks.report.feedback import feedback_message, reply_format
+from editblocks.report.git_patch import git_patch, write_patch
+from editblocks.report.html import apply_html
 from editblocks.model import ApplyResult, Format, ParseResult, Status
 from editblocks.plan import Policy
-from editblocks.serialize import apply_json, check_json, parse_json, undo_json
+from editblocks.report.serialize import apply_json, check_json, parse_json, undo_json
 from editblocks.parsing.stream import parse
 from editblocks.parsing.validate import validate
 from editblocks.workspace import UndoOutcome, Workspace, WorkspaceError

@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from editblocks.evaluate import (
+from editblocks.eval.evaluate import (
     PARALLEL_THRESHOLD,
     CaseOutcome,
     EvalReport,
@@ -30,8 +30,8 @@ from editblocks.evaluate import (
 from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
 from editblocks.model import Format, counted
 from editblocks.plan import Policy
-from editblocks.replay import ReplayError, import_commit
-from editblocks.serialize import versioned
+from editblocks.eval.replay import ReplayError, import_commit
+from editblocks.report.serialize import versioned
 
 SHOWN_DIFFERENCE_LINES = 20
 

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from editblocks.output_schema import OUTPUT_NAMES, output_schema
+from editblocks.report.schema import OUTPUT_NAMES, output_schema
 
 
 @click.command("schema")
@@ -14,6 +14,6 @@ from editblocks.output_schema import OUTPUT_NAMES, output_schema
 def schema_command(name: str | None) -> None:
     """Print the JSON Schema (draft 2020-12) of the --json output of NAME, or of every output.
 
-    The schema ships inside the package as editblocks/schemas/output.schema.json.
+    The schema ships inside the package as editblocks/report/schemas/output.schema.json.
     """
     click.echo(json.dumps(output_schema(name), ensure_ascii=False, indent=2))

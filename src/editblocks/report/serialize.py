@@ -1,7 +1,7 @@
 """The `--json` shapes: plain dicts that scripts and agents can rely on.
 
 Every output starts with `schema_version` and is described exactly by the
-JSON Schema shipped in `editblocks/schemas/output.schema.json` (printed by
+JSON Schema shipped in `editblocks/report/schemas/output.schema.json` (printed by
 `editblocks schema`). The version is "MAJOR.MINOR": MINOR grows when keys
 are added, MAJOR when a key is removed, renamed or changes its meaning, so a
 script checks the part before the dot.

@@ -21,7 +21,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from editblocks.evaluate import AFTER_DIR, BEFORE_DIR, CASE_FILE, RESPONSE_FILE
+from editblocks.eval.evaluate import AFTER_DIR, BEFORE_DIR, CASE_FILE, RESPONSE_FILE
 from editblocks.parsing.stream import parse
 
 GIT_TIMEOUT_SECONDS = 60.0

@@ -12,7 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from editblocks.diffs import printable, render_diff
+from editblocks.report.diffs import printable, render_diff
 from editblocks.parsing.catalog import CATALOG
 from editblocks.model import (
     ApplyResult,

@@ -18,7 +18,7 @@ import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from editblocks.diffs import unified_diff
+from editblocks.report.diffs import unified_diff
 from editblocks.model import FileDiff
 from editblocks.workspace import ENCODINGS
 
