@@ -11,13 +11,13 @@ import json
 from importlib import resources
 from typing import Any
 
-SCHEMA_FILE = "schemas/output.schema.json"
+SCHEMA_FILE = "report/schemas/output.schema.json"
 OUTPUT_NAMES = ("parse", "check", "apply", "undo", "eval", "eval-import", "error")
 
 
 def output_schema(name: str | None = None) -> dict[str, Any]:
     """The whole schema (any output), or the schema of the output called `name` (one of `OUTPUT_NAMES`)."""
-    schema: dict[str, Any] = json.loads(resources.files("editblocks.report").joinpath(SCHEMA_FILE).read_text("utf-8"))
+    schema: dict[str, Any] = json.loads(resources.files("editblocks").joinpath(SCHEMA_FILE).read_text("utf-8"))
     if name is None:
         return schema
     if name not in OUTPUT_NAMES:
