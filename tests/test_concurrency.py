@@ -26,10 +26,10 @@ SLOW_APPLY = textwrap.dedent(
     marker, delay = Path(sys.argv[1]), float(sys.argv[2])
     real_replace = os.replace
 
-    def slow_replace(source, target):
+    def slow_replace(source, target, **folders):
         marker.touch()  # the first replace is the journal's: the lock is held from here to the end
         time.sleep(delay)
-        return real_replace(source, target)
+        return real_replace(source, target, **folders)
 
     os.replace = slow_replace
     main(sys.argv[3:], prog_name="editblocks")
