@@ -123,14 +123,14 @@ def _progress(total: int, *, show: bool) -> Iterator[Callable[[CaseOutcome], Non
         yield None
         return
     bar = Progress(TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   console=Console(stderr=True), transient=True)
+                   console=Console(stderr=True, emoji=False), transient=True)
     task = bar.add_task("cases", total=total)
     with bar:
         yield lambda _outcome: bar.advance(task)
 
 
 def _print_report(report: EvalReport) -> None:
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     table = Table(title="editblocks eval", title_justify="left")
     table.add_column("case", overflow="fold")
     table.add_column("verdict", no_wrap=True)

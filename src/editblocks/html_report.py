@@ -72,7 +72,7 @@ def _diff_section(diff: FileDiff) -> str:
 
 def _html(*renderables: RenderableType) -> str:
     """Rich renderables as escaped HTML with inline styles (unlike `Console.export_html`, never a link)."""
-    console = Console(file=io.StringIO(), width=_WIDTH)
+    console = Console(file=io.StringIO(), width=_WIDTH, emoji=False)
     options = console.options.update(no_wrap=True, overflow="ignore")
     fragments = []
     for renderable in renderables:
