@@ -92,16 +92,18 @@ def test_a_lock_that_is_not_a_regular_file_is_refused(base: Path) -> None:
     assert (base / "project" / "src" / "a.py").read_text() == "A = 1\n"
 
 
-def test_a_lock_owned_by_someone_else_is_refused(base: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_state_folder_and_lock_owned_by_someone_else_are_refused(base: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     root = base / "project"
     ws = Workspace(root)
     with ws.lock():
         pass
-    stranger = os.geteuid() + 1000  # the lock and the root now belong to someone else
+    stranger = os.geteuid() + 1000  # the state folder, the lock and the root now belong to someone else
     monkeypatch.setattr(os, "geteuid", lambda: stranger)
-    with pytest.raises(WorkspaceError, match="belongs to"):
+    with pytest.raises(WorkspaceError, match="`.editblocks` belongs to user"):
         with ws.lock():
-            pytest.fail("used a lock someone else owns")
+            pytest.fail("used a journal someone else owns")
+    assert "belongs to user" in ws.undo().message
 
 
 def test_a_lock_holding_something_else_than_a_process_id_is_never_rewritten(base: Path) -> None:

@@ -349,6 +349,7 @@ class Journal:
                 yield None
                 return
             opened.append(runs)
+            self._check_folder(runs, f"{JOURNAL_DIR}/{RUNS}")
             if create:
                 _ensure_gitignore(home)
             yield home, runs
@@ -367,7 +368,14 @@ class Journal:
                 raise OSError(error.errno, f"`{JOURNAL_DIR}/` cannot be created in {self.root} because {because} "
                                            f"({os.strerror(error.errno)}); editblocks keeps its undo journal there "
                                            "and writes nothing without one") from None
-        return _open_existing(root, JOURNAL_DIR, shown=JOURNAL_DIR, required=create)
+        home = _open_existing(root, JOURNAL_DIR, shown=JOURNAL_DIR, required=create)
+        if home is not None:
+            try:
+                self._check_folder(home, JOURNAL_DIR)
+            except BaseException:
+                os.close(home)
+                raise
+        return home
 
     @contextmanager
     def _run_folder(self, run_id: str) -> Iterator[int]:
@@ -390,10 +398,21 @@ class Journal:
         if status.st_nlink != 1:
             raise OSError(errno.EMLINK,
                           _lock_problem("has other hard links, so writing to it would change another file"))
+        if self._stranger(status):
+            owner = f"belongs to user {status.st_uid}, not to you (user {os.geteuid()})"
+            raise OSError(errno.EPERM, _lock_problem(owner))
+
+    def _check_folder(self, fd: int, shown: str) -> None:
+        """Refuse a state folder someone else owns: they could change the runs undo would trust."""
+        status = os.fstat(fd)
+        if self._stranger(status):
+            raise OSError(errno.EPERM, f"`{shown}` belongs to user {status.st_uid}, not to you (user {os.geteuid()}); "
+                                       "editblocks only trusts an undo journal you own")
+
+    def _stranger(self, status: os.stat_result) -> bool:
+        """Whether a file belongs to neither this user nor, when running as root, the project's owner."""
         me = os.geteuid()
-        project_owner = os.stat(self.root).st_uid
-        if status.st_uid != me and not (me == 0 and status.st_uid == project_owner):
-            raise OSError(errno.EPERM, _lock_problem(f"belongs to user {status.st_uid}, not to you (user {me})"))
+        return status.st_uid != me and not (me == 0 and status.st_uid == os.stat(self.root).st_uid)
 
     def _remove_orphans(self, runs: int) -> None:
         """Remove run folders a killed run left without a manifest (never one another process is still filling)."""
