@@ -28,7 +28,7 @@ from editblocks.workspace import Workspace
 from helpers_apply import diff_edit, make_tree, tree_state
 
 EDITBLOCKS = str(Path(sys.executable).with_name("editblocks"))
-SWAPS = 2_000_000  # bounds the swapper; it is stopped as soon as the applies are done
+SWAPS = 50_000_000  # bounds the swapper (minutes); it is stopped as soon as the applies are done
 ROUNDS = 150
 SWAPPER = textwrap.dedent(
     """

@@ -271,7 +271,11 @@ class Workspace:
             return CommitOutcome(True, (), (), "", None), None
 
         try:
-            run = self._journal.start(self._entries(tree, targets), [target.old for target in targets])
+            entries = self._entries(tree, targets)
+        except OSError as error:  # a folder on the way became a link or vanished since the check
+            return _not_written(f"nothing written: the folders to write in changed ({_describe(error)})"), None
+        try:
+            run = self._journal.start(entries, [target.old for target in targets])
         except OSError as error:
             return _not_written(f"nothing written: the undo journal could not be saved ({_describe(error)})"), None
         failure = self._replace_all(tree, run, targets)
