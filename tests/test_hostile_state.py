@@ -10,6 +10,7 @@ project's own files stay as they were whenever the command refuses.
 from __future__ import annotations
 
 import ctypes
+import errno
 import hashlib
 import json
 import os
@@ -212,3 +213,18 @@ def test_a_read_only_root_says_the_state_folder_cannot_be_created(base: Path) ->
     assert "cannot lock" not in done.stderr
     assert not (root / ".editblocks").exists()
     assert (root / "src" / "a.py").read_text() == "A = 1\n"
+
+
+def test_a_read_only_file_system_is_named_as_such(base: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_mkdir = os.mkdir
+
+    def read_only(path: str, *args: object, **kwargs: object) -> None:
+        if path == ".editblocks":
+            raise OSError(errno.EROFS, "Read-only file system")
+        real_mkdir(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "mkdir", read_only)
+    code, output = cli("apply", str(base / "answer.md"), "--root", str(base / "project"))
+    assert code == 2
+    assert "`.editblocks/` cannot be created" in output and "the file system is read-only" in output
+    assert (base / "project" / "src" / "a.py").read_text() == "A = 1\n"

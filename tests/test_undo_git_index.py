@@ -42,7 +42,6 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     git(root, "init", "-q")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "start")
-    (root / "staged.py").write_text("S = 1\n")
     make_tree(root, {"staged.py": "S = 2\n"})
     git(root, "add", "staged.py")  # the user had staged S = 2 before the apply...
     make_tree(root, {"staged.py": "S = 1\n"})  # ...and went back to S = 1 in the work tree

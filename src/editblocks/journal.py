@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from editblocks.dirfd import (
+    NotAFolder,
     entry_status,
     open_folder,
     read_entry,
@@ -473,6 +474,9 @@ def _open_existing(parent: int, name: str, *, shown: str, required: bool) -> int
         if required:
             raise
         return None
+    except NotAFolder as error:
+        raise OSError(error.errno, f"{error.strerror}; editblocks keeps its undo journal only in a real folder "
+                                   "of the project (remove it to go on)") from None
 
 
 def _ensure_gitignore(home: int) -> None:
@@ -548,7 +552,7 @@ def _load(runs: int, run_id: str) -> Run | DamagedRun | None:
         return Run(run_id, RunState(document["state"]), str(document["created"]), entries, staged)
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         truncated = isinstance(error, json.JSONDecodeError)
-        what = "is not valid JSON (truncated?)" if truncated else f"is incomplete ({error!r})"
+        what = "is not valid JSON, perhaps cut short" if truncated else f"is incomplete ({error!r})"
         return DamagedRun(run_id, f"{MANIFEST} {what}")
 
 

@@ -448,7 +448,6 @@ class Workspace:
             paths = tuple(path for path, _ in plan.refused)
             return UndoOutcome((), (), paths, f"nothing undone: {reasons}{hint}", ok=False)
         restored, removed, problem = self._apply_restore(tree, run, plan)
-        unstaged, still_staged, index_note = self._unstage(run) if not problem else ((), (), "")
         if not problem:
             try:
                 self._journal.mark(run, RunState.UNDONE)
@@ -457,6 +456,7 @@ class Workspace:
         if problem:
             message = f"undo of run {run.run_id} stopped: {problem}; run undo again to finish it"
             return UndoOutcome(tuple(restored), tuple(removed), (), message, ok=False)
+        unstaged, still_staged, index_note = self._unstage(run)
         verb = "recovered interrupted run" if run.state is RunState.PENDING else "undid run"
         counts = f"restored {counted(len(restored), 'file')}, removed {counted(len(removed), 'created file')}"
         message = f"{verb} {run.run_id}: {counts}{index_note}"
@@ -663,7 +663,7 @@ def _damaged_message(damaged: DamagedRun, older: Sequence[Run | DamagedRun]) -> 
     then = (f"`editblocks undo --force` sets it aside and undoes run {earlier} instead" if earlier
             else "there is no earlier run to undo; `editblocks undo --force` sets it aside")
     return (f"nothing undone: the record of run {damaged.run_id} is damaged ({damaged.why}), so editblocks cannot "
-            f"tell which files it changed; its saved copies stay in .editblocks/journal/{damaged.run_id}; {then}")
+            f"tell which files it changed (.editblocks/journal/{damaged.run_id} is left as it is); {then}")
 
 
 def _decode(raw: bytes) -> tuple[str, str] | _Undecodable:
