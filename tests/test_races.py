@@ -127,11 +127,25 @@ def test_undo_turns_an_os_error_on_a_path_into_an_outcome(layout: tuple[Path, Pa
 
 FIRST_USE = textwrap.dedent(
     """
-    import sys, time
+    import os, sys, time
     from editblocks.cli import main
-    start = float(sys.argv[1])
-    while time.time() < start:
-        pass
+
+    # Widen the windows a first run has to share with the others: between finding a folder missing and
+    # creating it, and between creating `.gitignore` and filling it. Every process starts at the same moment.
+    real_mkdir, real_write = os.mkdir, os.write
+
+    def slow_mkdir(path, *args, **kwargs):
+        if os.path.basename(os.fspath(path)) in (".editblocks", "journal"):
+            time.sleep(0.2)
+        return real_mkdir(path, *args, **kwargs)
+
+    def slow_write(fd, data):
+        if bytes(data) == b"*\\n":
+            time.sleep(0.1)
+        return real_write(fd, data)
+
+    os.mkdir, os.write = slow_mkdir, slow_write
+    time.sleep(max(0.0, float(sys.argv[1]) - time.time()))
     main(sys.argv[2:], prog_name="editblocks")
     """
 )
@@ -146,7 +160,7 @@ def test_twenty_first_applies_at_once_all_succeed(tmp_path: Path) -> None:
         answer = tmp_path / f"answer{n}.md"
         answer.write_text(diff_edit(f"f{n}.txt", (f"value {n}\n", f"changed {n}\n"), lang=""))
         answers.append(answer)
-    start = time.time() + 2.0
+    start = time.time() + 3.0
     processes = [subprocess.Popen([sys.executable, "-c", FIRST_USE, str(start), "apply", str(answer),
                                    "--root", str(root)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                  for answer in answers]

@@ -343,14 +343,11 @@ class Journal:
                 yield None
                 return
             opened.append(home)
-            if create:
-                _make_folder(home, RUNS)
-            runs = _open_existing(home, RUNS, shown=f"{JOURNAL_DIR}/{RUNS}", required=create)
+            runs = self._open_state_folder(home, f"{JOURNAL_DIR}/{RUNS}", create=create)
             if runs is None:
                 yield None
                 return
             opened.append(runs)
-            self._check_folder(runs, f"{JOURNAL_DIR}/{RUNS}")
             if create:
                 _ensure_gitignore(home)
             yield home, runs
@@ -359,24 +356,40 @@ class Journal:
                 os.close(fd)
 
     def _open_home(self, root: int, *, create: bool) -> int | None:
-        if create:
+        return self._open_state_folder(root, JOURNAL_DIR, create=create)
+
+    def _open_state_folder(self, parent: int, shown: str, *, create: bool) -> int | None:
+        """Open ``.editblocks`` or its journal folder without following a link, made first if missing and asked.
+
+        Opening comes first, so the usual case costs no `mkdir`; a folder another
+        process makes at the same moment is just as good as one made here.
+        """
+        name = shown.rpartition("/")[2]
+        fd = _open_existing(parent, name, shown=shown)
+        if fd is None and create:
             try:
-                _make_folder(root, JOURNAL_DIR)
+                os.mkdir(name, dir_fd=parent)
+            except FileExistsError:
+                pass
             except OSError as error:
                 if error.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
                     raise
                 because = "the file system is read-only" if error.errno == errno.EROFS else "the folder is not writable"
-                raise OSError(error.errno, f"`{JOURNAL_DIR}/` cannot be created in {self.root} because {because} "
+                raise OSError(error.errno, f"`{shown}/` cannot be created in {self.root} because {because} "
                                            f"({os.strerror(error.errno)}); editblocks keeps its undo journal there "
                                            "and writes nothing without one") from None
-        home = _open_existing(root, JOURNAL_DIR, shown=JOURNAL_DIR, required=create)
-        if home is not None:
+            else:
+                os.fsync(parent)
+            fd = _open_existing(parent, name, shown=shown)
+            if fd is None:
+                raise FileNotFoundError(errno.ENOENT, f"`{shown}` vanished as soon as it was made")
+        if fd is not None:
             try:
-                self._check_folder(home, JOURNAL_DIR)
+                self._check_folder(fd, shown)
             except BaseException:
-                os.close(home)
+                os.close(fd)
                 raise
-        return home
+        return fd
 
     @contextmanager
     def _run_folder(self, run_id: str) -> Iterator[int]:
@@ -457,22 +470,11 @@ def _lock_problem(what: str) -> str:
     return f"`{JOURNAL_DIR}/{LOCK}` {what}; editblocks refuses to use a lock it cannot trust (remove it to go on)"
 
 
-def _make_folder(parent: int, name: str) -> None:
-    """Create a folder unless it exists: a folder another process made a moment ago is just as good."""
-    try:
-        os.mkdir(name, dir_fd=parent)
-    except FileExistsError:
-        return
-    os.fsync(parent)
-
-
-def _open_existing(parent: int, name: str, *, shown: str, required: bool) -> int | None:
-    """Open the folder ``name`` without following a link; None if it is missing and not ``required``."""
+def _open_existing(parent: int, name: str, *, shown: str) -> int | None:
+    """Open the state folder ``name`` without following a link; None if it does not exist."""
     try:
         return open_folder(parent, name, shown=shown)
     except FileNotFoundError:
-        if required:
-            raise
         return None
     except NotAFolder as error:
         raise OSError(error.errno, f"{error.strerror}; editblocks keeps its undo journal only in a real folder "
