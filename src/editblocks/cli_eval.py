@@ -31,6 +31,7 @@ from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
 from editblocks.model import Format, counted
 from editblocks.plan import Policy
 from editblocks.replay import ReplayError, import_commit
+from editblocks.serialize import json_text
 
 SHOWN_DIFFERENCE_LINES = 20
 
@@ -89,7 +90,7 @@ def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, o
                                 fuzzy=fuzzy or None, first_match=first_match or None, jobs=jobs, scratch=scratch,
                                 progress=advance)
     if as_json:
-        click.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
+        click.echo(json_text(report_json(report)))
     else:
         _print_report(report)
     sys.exit(EXIT_OK if report.ok else EXIT_FAILED)

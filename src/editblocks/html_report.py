@@ -56,7 +56,7 @@ def apply_html(result: ApplyResult) -> str:
     if result.shell:
         sections.append(_section("Suggested shell commands (not run)", shell_table(result.shell)))
     if result.notes:
-        sections.append(_section("Notes", *map(Text, result.notes)))
+        sections.append(_section("Notes", *(Text(printable(note)) for note in result.notes)))
     sections += map(_diff_section, result.diffs)
     return _PAGE.format(title=escape(f"editblocks: {summary_counts(result)}"), body="\n".join(sections))
 
