@@ -1,15 +1,14 @@
-"""The undo journal on its own: run records, backups, pruning, and the durable-write primitive."""
+"""The undo journal on its own: run records, backups, pruning."""
 
 from __future__ import annotations
 
 import errno
 import os
-import stat
 from pathlib import Path
 
 import pytest
 
-from editblocks.journal import Journal, JournalEntry, RunState, fingerprint, write_new_file
+from editblocks.journal import Journal, JournalEntry, RunState, fingerprint
 
 
 def entry(path: str, old: bytes | None, new: bytes) -> JournalEntry:
@@ -80,36 +79,10 @@ def test_failing_to_start_leaves_no_run_folder(tmp_path: Path, monkeypatch: pyte
 
 
 def test_prune_keeps_the_newest_runs(tmp_path: Path) -> None:
-    journal = Journal(tmp_path)
-    ids = [journal.start([entry("a.txt", None, bytes([n]))], [None]).run_id for n in range(5)]
-    journal.prune(keep=2)
-    assert sorted(os.listdir(journal.runs_dir)) == ids[-2:]
-
-
-def test_write_new_file_never_overwrites(tmp_path: Path) -> None:
-    target = tmp_path / "exists.txt"
-    target.write_bytes(b"keep\n")
-    with pytest.raises(FileExistsError):
-        write_new_file(target, b"clobber\n")
-    assert target.read_bytes() == b"keep\n"
-
-
-def test_write_new_file_sets_the_exact_mode_or_the_umask_default(tmp_path: Path) -> None:
-    old_umask = os.umask(0o022)
-    try:
-        write_new_file(tmp_path / "default.txt", b"d")
-        write_new_file(tmp_path / "exact.sh", b"e", mode=0o4750)
-    finally:
-        os.umask(old_umask)
-    assert stat.S_IMODE((tmp_path / "default.txt").stat().st_mode) == 0o644
-    assert stat.S_IMODE((tmp_path / "exact.sh").stat().st_mode) == 0o4750
-
-
-def test_write_new_file_removes_a_partial_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def fail(fd: int) -> None:
-        raise OSError(errno.EIO, "Input/output error")
-
-    monkeypatch.setattr(os, "fsync", fail)
-    with pytest.raises(OSError):
-        write_new_file(tmp_path / "partial.txt", b"data")
-    assert not (tmp_path / "partial.txt").exists()
+    journal = Journal(tmp_path, keep_runs=2)
+    runs = [journal.start([entry("a.txt", None, bytes([n]))], [None]) for n in range(5)]
+    for run in runs[1:]:
+        journal.mark(run, RunState.COMMITTED)
+    journal.prune()
+    # the oldest run is still pending (interrupted, awaiting undo): it counts, and it is never pruned
+    assert sorted(os.listdir(journal.runs_dir)) == [runs[0].run_id, runs[-1].run_id]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from editblocks.paths import Refusal, RefusalCode, is_plain_path, name_key, resolve_path
+from editblocks.paths import Refusal, RefusalCode, is_canonical, name_key, resolve_path
 
 
 def tree_state(top: Path) -> dict[str, tuple[object, ...]]:
@@ -189,12 +189,14 @@ def test_name_key_sees_through_disguises() -> None:
     assert name_key(".github") != ".git"
 
 
-def test_is_plain_path_rejects_links_dots_and_reserved_names(base: Path) -> None:
-    root = base / "root"
-    assert is_plain_path(root, "src/app.py")
-    assert is_plain_path(root, "src/missing.tmp")
-    assert not is_plain_path(root, "in_file")
-    assert not is_plain_path(root, "in_dir/app.py")
-    assert not is_plain_path(root, "src/../README.md")
-    assert not is_plain_path(root, ".git/config")
-    assert not is_plain_path(root, "")
+def test_is_canonical_rejects_dots_empty_parts_and_reserved_names() -> None:
+    """The lexical check for names a journal manifest gives; links on the way are refused by `dirfd`."""
+    assert is_canonical("src/app.py")
+    assert is_canonical("src/missing.tmp")
+    assert not is_canonical("src/../README.md")
+    assert not is_canonical("./src/app.py")
+    assert not is_canonical("src//app.py")
+    assert not is_canonical("/etc/passwd")
+    assert not is_canonical(".git/config")
+    assert not is_canonical(".editblocks/lock")
+    assert not is_canonical("")

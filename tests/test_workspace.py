@@ -58,6 +58,12 @@ def tree_state(top: Path, *, journal: bool = False) -> dict[str, tuple[object, .
     return state
 
 
+def read_at(folder: int, name: str) -> bytes:
+    fd = os.open(name, os.O_RDONLY, dir_fd=folder)
+    with open(fd, "rb") as handle:
+        return handle.read()
+
+
 def temp_files(top: Path) -> list[str]:
     return [str(path.relative_to(top)) for path in top.rglob("*.editblocks-*.tmp")]
 
@@ -369,10 +375,10 @@ def test_rename_failure_on_the_second_file_rolls_back(
     before = tree_state(root)
     real_replace = os.replace
 
-    def replace(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
-        if str(dst).endswith("src/b.py"):
+    def replace(src: str, dst: str, **folders: int) -> None:
+        if dst == "b.py":  # renamed inside the open folder `src`
             raise OSError(errno.ENOSPC, "No space left on device")
-        real_replace(src, dst)
+        real_replace(src, dst, **folders)
 
     monkeypatch.setattr(os, "replace", replace)
     outcome = ws.commit(writes)
@@ -406,7 +412,7 @@ def test_permission_denied_creating_a_folder_rolls_back(
     real_mkdir = os.mkdir
 
     def mkdir(path: str | os.PathLike[str], mode: int = 0o777, **kwargs: object) -> None:
-        if str(path).endswith("new/dir"):
+        if str(path) == "dir":  # made inside the open folder `new`
             raise PermissionError(errno.EACCES, "Permission denied")
         real_mkdir(path, mode, **kwargs)  # type: ignore[arg-type]
 
@@ -444,12 +450,12 @@ def test_failed_rollback_leaves_a_pending_run_that_undo_recovers(
     real_replace = os.replace
     broken = True
 
-    def replace(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+    def replace(src: str, dst: str, *, src_dir_fd: int, dst_dir_fd: int) -> None:
         # b.py cannot be replaced, and once a.py is new it cannot be put back either.
-        restoring_a = str(dst).endswith("src/a.py") and "FILE-ONE" not in Path(src).read_text()
-        if broken and (str(dst).endswith("src/b.py") or restoring_a):
+        restoring_a = dst == "a.py" and b"FILE-ONE" not in read_at(src_dir_fd, src)
+        if broken and (dst == "b.py" or restoring_a):
             raise OSError(errno.EIO, "Input/output error")
-        real_replace(src, dst)
+        real_replace(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
 
     monkeypatch.setattr(os, "replace", replace)
     outcome = ws.commit(writes)
@@ -626,12 +632,12 @@ KILLER = textwrap.dedent(
         writes.append(PlannedWrite(snap, (snap.text or "") + "# NEW\\n"))
     real_replace = os.replace
     seen = 0
-    def replace(src, dst):
+    def replace(src, dst, **folders):
         global seen
         seen += str(dst).endswith(kill_at)
         if seen == nth:
             os.kill(os.getpid(), signal.SIGKILL)
-        real_replace(src, dst)
+        real_replace(src, dst, **folders)
     os.replace = replace
     ws.commit(writes)
     """
@@ -640,7 +646,7 @@ KILLER = textwrap.dedent(
 
 @pytest.mark.parametrize(
     ("kill_at", "nth", "new_files"),
-    [("src/b.py", 1, 1), ("manifest.json", 2, 4)],  # mid-renames; after all renames, before "committed"
+    [("b.py", 1, 1), ("manifest.json", 2, 4)],  # mid-renames; after all renames, before "committed"
     ids=["second-file", "before-committed"],
 )
 def test_process_killed_mid_commit_is_recovered_by_undo(
@@ -654,7 +660,7 @@ def test_process_killed_mid_commit_is_recovered_by_undo(
     targets = [root / "src" / "a.py", root / "src" / "b.py", root / "c.txt", root / "fresh" / "dir" / "new.py"]
     states = [path.exists() and path.read_bytes().endswith(b"# NEW\n") for path in targets]
     assert sum(states) == new_files  # every file is wholly old or wholly new
-    if kill_at == "src/b.py":
+    if kill_at == "b.py":
         assert temp_files(root) != []
 
     ws = Workspace(root)

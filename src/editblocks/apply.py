@@ -25,6 +25,7 @@ from editblocks.model import (
     Status,
 )
 from editblocks.plan import FilePlan, Plan, PlanOptions, Policy, Source, abort_plan, plan_edits
+from editblocks.journal import KEEP_RUNS, MAX_BYTES
 from editblocks.workspace import FileSnapshot, PlannedWrite, Refusal, Workspace
 
 LOCK_WAIT_SECONDS = 30.0
@@ -41,17 +42,22 @@ def apply(
     strict: bool = False,
     git_add: bool = False,
     lock_wait: float = LOCK_WAIT_SECONDS,
+    keep_runs: int = KEEP_RUNS,
+    journal_max_bytes: int = MAX_BYTES,
 ) -> ApplyResult:
     """Apply edit blocks to the files under `root`; nothing outside it is ever touched.
 
-    Raises `WorkspaceBusy` only if another process holds the workspace for
-    longer than `lock_wait` seconds; everything a model can get wrong comes
-    back as a status and a reason in the result.
+    Raises `WorkspaceBusy` if another process holds the workspace for longer
+    than `lock_wait` seconds, and `WorkspaceError` if its undo journal cannot
+    be used (the root is not writable, or `.editblocks/` is a symlink);
+    everything a model can get wrong comes back as a status and a reason in
+    the result. The journal keeps the newest `keep_runs` runs, within
+    `journal_max_bytes` of saved copies (the newest run always stays).
     """
     blocks, shell, diagnostics = _unpack(edits)
     options = PlanOptions(policy=Policy(policy) if policy else None, fuzzy=fuzzy,
                           first_match=first_match, strict=strict)
-    workspace = Workspace(root)
+    workspace = Workspace(root, keep_runs=keep_runs, journal_max_bytes=journal_max_bytes)
     if dry_run:
         return _run(workspace, blocks, shell, diagnostics, options, write=False, git_add=False)
     with workspace.lock(wait=lock_wait):

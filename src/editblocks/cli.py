@@ -6,7 +6,6 @@ was skipped, 2 bad usage or unreadable input.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -22,15 +21,17 @@ from editblocks.cli_eval import eval_command
 from editblocks.cli_prompt import prompt_command
 from editblocks.cli_schema import schema_command
 from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
+from editblocks.journal import KEEP_RUNS, MAX_BYTES
+from editblocks.model import ApplyResult, Format, ParseResult, Status
+from editblocks.parsing.stream import parse
+from editblocks.parsing.validate import validate
+from editblocks.plan import Policy
+from editblocks.report.diffs import printable
 from editblocks.report.display import apply_report, diagnostics_table, formats_report, parse_report
 from editblocks.report.feedback import feedback_message, reply_format
 from editblocks.report.git_patch import git_patch, write_patch
 from editblocks.report.html import apply_html
-from editblocks.model import ApplyResult, Format, ParseResult, Status
-from editblocks.plan import Policy
-from editblocks.report.serialize import apply_json, check_json, parse_json, undo_json
-from editblocks.parsing.stream import parse
-from editblocks.parsing.validate import validate
+from editblocks.report.serialize import apply_json, check_json, json_text, parse_json, undo_json
 from editblocks.workspace import UndoOutcome, Workspace, WorkspaceError
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024  # far above any real answer; a guard against runaway or hostile input
@@ -75,11 +76,11 @@ def _read_bounded(source: str, max_bytes: int) -> bytes:
 
 
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False, soft_wrap=True, emoji=False)  # `x:warning:.py` is a path, not a sign
 
 
 def _emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    click.echo(json_text(data))
 
 
 def _max_bytes_option() -> Any:
@@ -202,16 +203,23 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, st
 @click.option("--patch", "patch_file", type=click.Path(dir_okay=False), default=None,
               help="Write the change as a patch `git apply` accepts to this file (with --dry-run too: "
                    "the change that would be made); an empty file when nothing changes.")
+@click.option("--keep-runs", type=click.IntRange(min=1), default=KEEP_RUNS, show_default=True,
+              envvar="EDITBLOCKS_KEEP_RUNS", help="Keep at most this many runs in the undo journal.")
+@click.option("--journal-max-mb", type=click.IntRange(min=0), default=MAX_BYTES >> 20, show_default=True,
+              envvar="EDITBLOCKS_JOURNAL_MAX_MB",
+              help="Keep the undo journal's saved copies under this many MiB (the newest run always stays).")
 @_max_bytes_option()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (its schema: `editblocks schema apply`).")
 def apply_command(response: str, root: str | None, format_: str, dry_run: bool, show_diffs: bool, strict: bool,
                   fuzzy: bool, first_match: bool, on_failure: str | None, git_add: bool, feedback_file: str | None,
-                  html_file: str | None, patch_file: str | None, max_bytes: int, as_json: bool) -> None:
+                  html_file: str | None, patch_file: str | None, keep_runs: int, journal_max_mb: int,
+                  max_bytes: int, as_json: bool) -> None:
     """Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files under --root."""
     text = read_response(response, max_bytes)
     parsed = parse(text, format_)
     result = _run_apply(parsed, root or ".", dry_run=dry_run, policy=on_failure, fuzzy=fuzzy,
-                        first_match=first_match, strict=strict, git_add=git_add)
+                        first_match=first_match, strict=strict, git_add=git_add, keep_runs=keep_runs,
+                        journal_max_bytes=journal_max_mb << 20)
     exit_code = _apply_exit(result)
     reports: list[str] = []  # what became of the report files: after the summary, or in the JSON's notes
     if feedback_file is not None and exit_code != EXIT_OK:
@@ -292,12 +300,12 @@ def undo_command(root: str | None, force: bool, as_json: bool) -> None:
     else:
         console = _console()
         for path in outcome.restored:
-            console.print(f"restored {path}", markup=False)
+            console.print(f"restored {printable(path)}", markup=False)
         for path in outcome.removed:
-            console.print(f"removed  {path}", markup=False)
+            console.print(f"removed  {printable(path)}", markup=False)
         for path in outcome.refused:
-            console.print(f"left as is (changed since the run): {path}", style="yellow", markup=False)
-        console.print(outcome.message, markup=False)
+            console.print(f"left as is (changed since the run): {printable(path)}", style="yellow", markup=False)
+        console.print(printable(outcome.message), markup=False)
     sys.exit(EXIT_OK if outcome.ok else EXIT_FAILED)
 
 

@@ -31,7 +31,7 @@ from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
 from editblocks.model import Format, counted
 from editblocks.plan import Policy
 from editblocks.eval.replay import ReplayError, import_commit
-from editblocks.report.serialize import versioned
+from editblocks.report.serialize import json_text, versioned
 
 SHOWN_DIFFERENCE_LINES = 20
 
@@ -90,7 +90,7 @@ def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, o
                                 fuzzy=fuzzy or None, first_match=first_match or None, jobs=jobs, scratch=scratch,
                                 progress=advance)
     if as_json:
-        click.echo(json.dumps(versioned(report_json(report)), ensure_ascii=False, indent=2))
+        click.echo(json_text(versioned(report_json(report))))
     else:
         _print_report(report)
     sys.exit(EXIT_OK if report.ok else EXIT_FAILED)
@@ -124,14 +124,14 @@ def _progress(total: int, *, show: bool) -> Iterator[Callable[[CaseOutcome], Non
         yield None
         return
     bar = Progress(TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   console=Console(stderr=True), transient=True)
+                   console=Console(stderr=True, emoji=False), transient=True)
     task = bar.add_task("cases", total=total)
     with bar:
         yield lambda _outcome: bar.advance(task)
 
 
 def _print_report(report: EvalReport) -> None:
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     table = Table(title="editblocks eval", title_justify="left")
     table.add_column("case", overflow="fold")
     table.add_column("verdict", no_wrap=True)

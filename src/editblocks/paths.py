@@ -1,15 +1,19 @@
 """Decide where a path named by the model may lead, before anything is read or written.
 
 A path in a model's answer is untrusted text: it may climb out of the project
-(`../`, an absolute path, a symlink), reach into git's or editblocks' own
-bookkeeping, or simply be malformed. Each such path becomes a `Refusal`
-value with one sentence a person or the model can act on. This module only
-looks at the disk (`lstat`, `realpath`); it never writes.
+(`../`, an absolute path, a symlink, `~/` or `$HOME/` that a shell would
+expand), reach into git's or editblocks' own bookkeeping, disguise itself with
+invisible characters, or simply be malformed. Each such path becomes a
+`Refusal` value with one sentence a person or the model can act on. This
+module only looks at the disk (`lstat`, `realpath`); it never writes, and an
+error from the disk while looking is a refusal too.
 
 An accepted path is returned in canonical form: relative to the root, POSIX
 separators, no `.`/`..`, and with every symlink resolved, so a link inside
 the root is written *through* (the link itself stays a link) and two names
-for one file become one name.
+for one file become one name. The workspace then reaches the canonical path
+without following any link (`dirfd`), so a link that appears after this
+check is never followed.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ PATH_MAX = 4096  # bytes in a whole path handed to the kernel
 SHOWN_CHARS = 120  # a refusal quotes the path, cut to this length
 
 _DRIVE = re.compile(r"[A-Za-z]:")
+_HOME = re.compile(r"~[\w.-]*")
+_VARIABLE = re.compile(r"\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|%[A-Za-z_][\w()]*%")
 
 
 class RefusalCode(StrEnum):
@@ -102,6 +108,10 @@ def resolve_path(root: Path, path: str, *, root_aliases: tuple[Path, ...] = ()) 
     problem = _forbidden(parts) or _too_long(root, parts)
     if problem is None and names_folder:
         problem = (RefusalCode.DIRECTORY, "ends with `/`, so it names a folder, not a file")
+    if problem is None:
+        problem = _disguised(parts)
+        if problem is not None and os.path.lexists(root.joinpath(*parts)):
+            problem = None  # the project really has this name: editing it is no disguise
     if problem is not None:
         return refusal(path, *problem)
 
@@ -109,6 +119,8 @@ def resolve_path(root: Path, path: str, *, root_aliases: tuple[Path, ...] = ()) 
         real = Path(os.path.realpath(root.joinpath(*parts))).relative_to(root).parts
     except ValueError:
         return refusal(path, RefusalCode.OUTSIDE_ROOT, "leads outside the project root through a symlink")
+    except OSError as error:  # a folder on the way changed while it was being resolved
+        return refusal(path, RefusalCode.UNREADABLE, f"could not be resolved ({error.strerror or error})")
     if not real:
         return refusal(path, RefusalCode.DIRECTORY, "leads to the project root itself through a symlink")
     problem = _forbidden(real) or _inspect(root, real)
@@ -117,17 +129,15 @@ def resolve_path(root: Path, path: str, *, root_aliases: tuple[Path, ...] = ()) 
     return "/".join(real)
 
 
-def is_plain_path(root: Path, rel: str) -> bool:
-    """True if ``rel`` is canonical and reaches a place inside ``root`` without any symlink.
+def is_canonical(rel: str) -> bool:
+    """True if ``rel`` has the form `resolve_path` returns: no empty, `.` or `..` part, nothing reserved.
 
-    Used before removing leftovers named in a journal manifest, which is data
-    on disk and so must not be trusted to stay inside the root.
+    Used before touching leftovers named in a journal manifest, which is data
+    on disk and so must not be trusted to stay inside the root; links on the
+    way are then refused by opening each folder without following one.
     """
     parts = rel.split("/")
-    if any(part in ("", ".", "..") for part in parts) or _forbidden(parts) is not None:
-        return False
-    candidate = root.joinpath(*parts)
-    return os.path.realpath(candidate) == str(candidate)
+    return not any(part in ("", ".", "..") for part in parts) and _forbidden(parts) is None
 
 
 def name_key(name: str) -> str:
@@ -174,6 +184,33 @@ def _forbidden(parts: list[str] | tuple[str, ...]) -> Problem | None:
         return RefusalCode.GIT_DIR, "points into git's own `.git` data, which editblocks never edits"
     if keys[0] == JOURNAL_DIR:
         return RefusalCode.JOURNAL_DIR, "points into `.editblocks/`, editblocks' own undo journal"
+    return None
+
+
+def _disguised(parts: list[str]) -> Problem | None:
+    """A path that reads as something else: invisible or direction-changing characters, `~`, `$HOME`.
+
+    A shell or a person would read `~/x` and `$HOME/x` as the home folder; as
+    written, they would create a literal `~` or `$HOME` folder in the project.
+    """
+    hidden = next((char for part in parts for char in part if unicodedata.category(char) == "Cf"), None)
+    if hidden is not None:
+        name = unicodedata.name(hidden, "a format character")
+        return RefusalCode.INVALID_PATH, (
+            f"contains an invisible or direction-changing character (U+{ord(hidden):04X} {name}), which can make "
+            "a new file look like another one; editblocks only edits such a name when the file already exists"
+        )
+    first = parts[0]
+    if _HOME.fullmatch(first) and (len(parts) > 1 or first == "~"):
+        return RefusalCode.OUTSIDE_ROOT, (
+            f"starts with `{first}`, a home folder: editblocks does not expand it; give a path relative to the "
+            "project root"
+        )
+    if _VARIABLE.fullmatch(first):
+        return RefusalCode.OUTSIDE_ROOT, (
+            f"starts with `{first}`, an environment variable: editblocks does not expand it; give a path relative "
+            "to the project root"
+        )
     return None
 
 

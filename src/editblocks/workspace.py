@@ -8,6 +8,10 @@ changes, every file replaced atomically from a temporary file in its own
 folder (F10), and rolled back from the journal if any step fails. `undo`
 replays the journal backwards.
 
+Every file and folder is reached through folder descriptors opened from the
+root down without following a link (`dirfd.Tree`), so a folder swapped for a
+symlink while a run is under way makes the run fail, never write elsewhere.
+
 Environment conditions (disk full, permission denied, a file changed under
 us) come back as values; only a busy or unusable workspace raises.
 """
@@ -22,26 +26,27 @@ import os
 import re
 import secrets
 import stat
-import subprocess
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
+from editblocks.dirfd import NotAFolder, Tree, owner_of, remove_entry, replace_entry, split, write_new_file
+from editblocks.gitindex import GitError, NoWorkTree, stage, unstage
 from editblocks.journal import (
+    KEEP_RUNS,
+    MAX_BYTES,
+    DamagedRun,
     Journal,
     JournalEntry,
     Run,
     RunState,
     fingerprint,
-    fsync_dir,
-    owner_of,
-    write_new_file,
 )
 from editblocks.model import counted
-from editblocks.paths import Refusal, RefusalCode, is_plain_path, refusal, resolve_path
+from editblocks.paths import Refusal, RefusalCode, is_canonical, refusal, resolve_path
 
 __all__ = [
     "ENCODINGS",
@@ -56,7 +61,6 @@ __all__ = [
     "WorkspaceError",
 ]
 
-GIT_TIMEOUT_SECONDS = 60.0
 LOCK_POLL_SECONDS = 0.05
 TEMP_STEM_BYTES = 200  # leaves room for ".<stem>.editblocks-xxxxxxxx.tmp" within NAME_MAX
 
@@ -127,6 +131,8 @@ class UndoOutcome:
     refused: tuple[str, ...]
     message: str
     ok: bool
+    unstaged: tuple[str, ...] = ()  # paths whose git index entries `apply --git-add` changed were put back
+    still_staged: tuple[str, ...] = ()  # paths `apply --git-add` staged whose index entries were left as they are
 
 
 @dataclass(frozen=True)
@@ -170,16 +176,22 @@ class Workspace:
     """A project root: paths are resolved inside it, and every write is verified, journaled and atomic.
 
     Callers that may run concurrently hold `lock()` around read → plan → commit.
+    The journal keeps at most ``keep_runs`` runs and ``journal_max_bytes`` of
+    saved copies (the newest run is kept whatever its size).
     """
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, keep_runs: int = KEEP_RUNS,
+                 journal_max_bytes: int = MAX_BYTES) -> None:
         given = Path(os.path.abspath(root))
-        resolved = Path(os.path.realpath(given))
+        try:
+            resolved = Path(os.path.realpath(given))
+        except OSError as error:
+            raise WorkspaceError(f"{given} cannot be resolved ({_describe(error)})") from None
         if not resolved.is_dir():
             raise WorkspaceError(f"{given} is not a directory")
         self.root = resolved
         self._aliases = (given,) if given != resolved else ()
-        self._journal = Journal(resolved)
+        self._journal = Journal(resolved, keep_runs=keep_runs, max_bytes=journal_max_bytes)
 
     # --- paths and reading ----------------------------------------------------
 
@@ -193,7 +205,8 @@ class Workspace:
         if isinstance(rel, Refusal):
             return rel
         try:
-            current = self._read_current(rel)
+            with Tree(self.root) as tree:
+                current = tree.read(rel)
         except OSError as error:
             return refusal(path, RefusalCode.UNREADABLE, f"could not be read ({_describe(error)})")
         if current is None:
@@ -227,12 +240,24 @@ class Workspace:
                 f"refused: run {pending} was interrupted while writing files; "
                 "run `editblocks undo` to restore them before applying anything else"
             )
+        try:
+            tree = Tree(self.root)
+        except OSError as error:
+            return _not_written(f"nothing written: the project folder could not be opened ({_describe(error)})")
+        with tree:
+            outcome, run = self._commit(tree, writes)
+        if run is not None and git_add:
+            return self._git_add(outcome, run)
+        return outcome
+
+    def _commit(self, tree: Tree, writes: Sequence[PlannedWrite]) -> tuple[CommitOutcome, Run | None]:
+        """`commit` inside the open tree; the run is returned for `git add` to record what it stages."""
         targets: list[_Target] = []
         changed: list[str] = []
         for write in writes:
-            checked = self._check(write)
+            checked = self._check(tree, write)
             if isinstance(checked, str):
-                return _not_written(checked)
+                return _not_written(checked), None
             if checked is None:
                 changed.append(write.snapshot.rel)
             elif checked.new != checked.old:
@@ -241,28 +266,31 @@ class Workspace:
             listed = ", ".join(f"`{rel}`" for rel in changed)
             since = "since it was read" if len(changed) == 1 else "since they were read"
             error = f"nothing written: {listed} changed on disk {since}; plan again from the current files"
-            return CommitOutcome(False, (), tuple(changed), error, None)
+            return CommitOutcome(False, (), tuple(changed), error, None), None
         if not targets:
-            return CommitOutcome(True, (), (), "", None)
+            return CommitOutcome(True, (), (), "", None), None
 
         try:
-            run = self._journal.start(self._entries(targets), [target.old for target in targets])
+            entries = self._entries(tree, targets)
+        except OSError as error:  # a folder on the way became a link or vanished since the check
+            return _not_written(f"nothing written: the folders to write in changed ({_describe(error)})"), None
+        try:
+            run = self._journal.start(entries, [target.old for target in targets])
         except OSError as error:
-            return _not_written(f"nothing written: the undo journal could not be saved ({_describe(error)})")
-        failure = self._replace_all(run, targets)
+            return _not_written(f"nothing written: the undo journal could not be saved ({_describe(error)})"), None
+        failure = self._replace_all(tree, run, targets)
         if failure:
-            return _not_written(f"nothing written: {failure}; {self._roll_back(run)}")
+            return _not_written(f"nothing written: {failure}; {self._roll_back(tree, run)}"), None
         self._journal.prune()
-        files = tuple(target.rel for target in targets)
-        return CommitOutcome(True, files, (), "", run.run_id, self._git_add(files) if git_add else "")
+        return CommitOutcome(True, tuple(target.rel for target in targets), (), "", run.run_id), run
 
-    def _check(self, write: PlannedWrite) -> _Target | None | str:
+    def _check(self, tree: Tree, write: PlannedWrite) -> _Target | None | str:
         """The target for ``write``, None if the file no longer matches its snapshot, or why it cannot be checked."""
         snapshot = write.snapshot
         if self.resolve(snapshot.rel) != snapshot.rel:
             return None
         try:
-            current = self._read_current(snapshot.rel)
+            current = tree.read(snapshot.rel)
         except OSError as error:
             return f"nothing written: `{snapshot.rel}` could not be read again before writing ({_describe(error)})"
         old = None if current is None else current[0]
@@ -278,7 +306,7 @@ class Workspace:
             )
         return _Target(snapshot.rel, old, None if current is None else current[1], new)
 
-    def _entries(self, targets: Sequence[_Target]) -> list[JournalEntry]:
+    def _entries(self, tree: Tree, targets: Sequence[_Target]) -> list[JournalEntry]:
         """Journal entries naming each target's temporary file and the folders its creation needs."""
         entries = []
         planned_dirs: set[str] = set()
@@ -287,7 +315,7 @@ class Workspace:
             created: list[str] = []
             for depth in range(1, len(folders) + 1):
                 folder = "/".join(folders[:depth])
-                if folder not in planned_dirs and not os.path.lexists(self.root / folder):
+                if folder not in planned_dirs and tree.status(folder) is None:
                     created.append(folder)
                     planned_dirs.add(folder)
             entries.append(
@@ -304,75 +332,68 @@ class Workspace:
             )
         return entries
 
-    def _replace_all(self, run: Run, targets: Sequence[_Target]) -> str:
+    def _replace_all(self, tree: Tree, run: Run, targets: Sequence[_Target]) -> str:
         """Create folders, write every temporary file, then rename them all; "" or what failed.
 
         All temporary files exist before the first rename, so the window in
-        which the tree is half old, half new is as short as it can be.
+        which the tree is half old, half new is as short as it can be. Each
+        file is written and renamed inside its folder's open descriptor.
         """
         step = ""
         try:
             for entry in run.entries:
                 for folder in entry.created_dirs:
                     step = f"creating the folder `{folder}`"
-                    (self.root / folder).mkdir()
+                    tree.make_folder(folder)
             for entry, target in zip(run.entries, targets, strict=True):
                 step = f"writing `{entry.path}`"
                 owner = None if target.old_status is None else owner_of(target.old_status)
-                write_new_file(self.root / entry.temp, target.new, mode=entry.old_mode, owner=owner)
+                folder, temp = split(entry.temp)
+                write_new_file(tree.require(folder), temp, target.new, mode=entry.old_mode, owner=owner)
             for entry in run.entries:
                 step = f"replacing `{entry.path}`"
-                os.replace(self.root / entry.temp, self.root / entry.path)
+                folder, name = split(entry.path)
+                replace_entry(tree.require(folder), split(entry.temp)[1], name)
             step = "syncing the changed folders"
             for touched in self._folders_touched(run):
-                fsync_dir(touched)
+                os.fsync(tree.require(touched))
             step = "recording the run in the journal"
             self._journal.mark(run, RunState.COMMITTED)
         except OSError as error:
             return f"{_describe(error)} while {step}"
         return ""
 
-    def _roll_back(self, run: Run) -> str:
+    def _roll_back(self, tree: Tree, run: Run) -> str:
         """Put back every file a failed commit touched; the sentence says whether that worked."""
-        plan = self._plan_restore(run, force=False)
+        plan = self._plan_restore(tree, run, force=False)
         problem = plan.problem or "; ".join(f"`{path}` {why}" for path, why in plan.refused)
         if not problem:
-            _, _, problem = self._apply_restore(run, plan)
+            _, _, problem = self._apply_restore(tree, run, plan)
         if problem:
             return f"rolling back failed too ({problem}); run `editblocks undo` to restore the remaining files"
         with contextlib.suppress(OSError):  # a leftover manifest still says pending: undo finishes the job
             self._journal.discard(run)
         return "every change was rolled back"
 
-    def _git_add(self, files: Sequence[str]) -> str:
-        """Stage ``files`` if the root is in a git work tree; "" or a warning (the writes stand either way)."""
-        root = str(self.root)
+    def _git_add(self, outcome: CommitOutcome, run: Run) -> CommitOutcome:
+        """Stage the written files if the root is in a git work tree, and journal what that changed.
+
+        The writes stand either way; a problem comes back as ``git_error``.
+        """
         try:
-            probe = subprocess.run(
-                ["git", "-C", root, "rev-parse", "--is-inside-work-tree"],
-                capture_output=True,
-                text=True,
-                errors="replace",
-                timeout=GIT_TIMEOUT_SECONDS,
-                env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
-            )
-            if probe.returncode != 0 or probe.stdout.strip() != "true":
-                return f"git add skipped: {root} is not inside a git work tree"
-            # --literal-pathspecs: a file named `*.py` or `:(glob)x` stages that file only.
-            added = subprocess.run(
-                ["git", "--literal-pathspecs", "-C", root, "add", "--", *files],
-                capture_output=True,
-                text=True,
-                errors="replace",
-                timeout=GIT_TIMEOUT_SECONDS,
-            )
-        except FileNotFoundError:
-            return "git add skipped: git is not installed"
-        except (OSError, subprocess.TimeoutExpired) as error:
-            return f"git add failed: {error}"
-        if added.returncode != 0:
-            return f"git add failed: {added.stderr.strip() or f'exit status {added.returncode}'}"
-        return ""
+            staged = stage(self.root, outcome.files)
+        except NoWorkTree as error:
+            return replace(outcome, git_error=f"git add skipped: {error}")
+        except GitError as error:
+            return replace(outcome, git_error=f"git add failed: {error}")
+        if not staged:
+            return outcome
+        try:
+            self._journal.record_staging(replace(run, state=RunState.COMMITTED), staged)
+        except OSError as error:
+            return replace(outcome, git_error=f"staged the files, but could not record it in the journal "
+                                              f"({_describe(error)}): undo will leave them staged")
+        return outcome
 
     # --- undo -------------------------------------------------------------------
 
@@ -381,21 +402,52 @@ class Workspace:
 
         All or nothing: if any file changed after the run wrote it, nothing is
         touched and those files are listed in ``refused`` — unless ``force``,
-        which restores them anyway, discarding the later changes. Hold `lock()`
-        around it: a run another process is still writing also looks pending.
+        which restores them anyway, discarding the later changes. A run whose
+        record is damaged stops undo; ``force`` sets it aside and undoes the
+        run before it. Index entries `git_add` staged are put back too. Hold
+        `lock()` around it: a run another process is still writing also looks pending.
         """
-        run = next((run for run in self._journal.runs() if run.state is not RunState.UNDONE), None)
-        if run is None:
-            return UndoOutcome((), (), (), "nothing to undo", ok=False)
-        plan = self._plan_restore(run, force=force)
+        try:
+            records = [record for record in self._journal.records()
+                       if not (isinstance(record, Run) and record.state is RunState.UNDONE)]
+        except OSError as error:
+            return UndoOutcome((), (), (), f"nothing undone: the journal cannot be read ({_describe(error)})", ok=False)
+        set_aside = ""
+        while records and isinstance(records[0], DamagedRun):
+            damaged, records = records[0], records[1:]
+            if not force:
+                return UndoOutcome((), (), (), _damaged_message(damaged, records), ok=False)
+            try:
+                aside = self._journal.set_aside(damaged.run_id)
+            except OSError as error:
+                return UndoOutcome((), (), (), f"nothing undone: the damaged run {damaged.run_id} could not be "
+                                               f"set aside ({_describe(error)})", ok=False)
+            set_aside += (f"set aside run {damaged.run_id}, whose record is damaged "
+                          f"(its saved copies stay in .editblocks/journal/{aside}); ")
+            force = False  # --force was spent on the damaged run: the next one gets the usual checks
+        if not records:
+            return UndoOutcome((), (), (), f"{set_aside}nothing else to undo" if set_aside else "nothing to undo",
+                               ok=bool(set_aside))
+        run = records[0]
+        assert isinstance(run, Run)
+        try:
+            with Tree(self.root) as tree:
+                outcome = self._undo_run(tree, run, force=force)
+        except OSError as error:
+            return UndoOutcome((), (), (), f"{set_aside}nothing undone: the project folder could not be opened "
+                                           f"({_describe(error)})", ok=False)
+        return replace(outcome, message=set_aside + outcome.message)
+
+    def _undo_run(self, tree: Tree, run: Run, *, force: bool) -> UndoOutcome:
+        plan = self._plan_restore(tree, run, force=force)
         if plan.problem:
             return UndoOutcome((), (), (), f"nothing undone: {plan.problem}", ok=False)
         if plan.refused:
             reasons = "; ".join(f"`{path}` {why}" for path, why in plan.refused)
-            hint = "" if force else "; undo with force to restore them anyway, discarding those changes"
+            hint = "" if force else "; run `editblocks undo --force` to restore them anyway, discarding those changes"
             paths = tuple(path for path, _ in plan.refused)
             return UndoOutcome((), (), paths, f"nothing undone: {reasons}{hint}", ok=False)
-        restored, removed, problem = self._apply_restore(run, plan)
+        restored, removed, problem = self._apply_restore(tree, run, plan)
         if not problem:
             try:
                 self._journal.mark(run, RunState.UNDONE)
@@ -404,20 +456,38 @@ class Workspace:
         if problem:
             message = f"undo of run {run.run_id} stopped: {problem}; run undo again to finish it"
             return UndoOutcome(tuple(restored), tuple(removed), (), message, ok=False)
+        unstaged, still_staged, index_note = self._unstage(run)
         verb = "recovered interrupted run" if run.state is RunState.PENDING else "undid run"
         counts = f"restored {counted(len(restored), 'file')}, removed {counted(len(removed), 'created file')}"
-        message = f"{verb} {run.run_id}: {counts}"
-        return UndoOutcome(tuple(restored), tuple(removed), (), message, ok=True)
+        message = f"{verb} {run.run_id}: {counts}{index_note}"
+        return UndoOutcome(tuple(restored), tuple(removed), (), message, ok=True, unstaged=unstaged,
+                           still_staged=still_staged)
+
+    def _unstage(self, run: Run) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+        """Put back the index entries the run staged: (unstaged, still staged, the words for the message)."""
+        if not run.staged:
+            return (), (), ""
+        try:
+            unstaged, left = unstage(self.root, run.staged)
+        except GitError as error:
+            left_paths = tuple(item.path for item in run.staged)
+            listed = ", ".join(left_paths)
+            return (), left_paths, f"; could not put back git's index ({error}), so these stay staged: {listed}"
+        note = f"; unstaged {counted(len(unstaged), 'file')}" if unstaged else ""
+        if left:
+            note += (f"; left {', '.join(left)} staged (the index entry changed after the run staged it; "
+                     "`git restore --staged` unstages it)")
+        return unstaged, left, note
 
     def has_journal(self) -> bool:
-        """Whether any run was ever recorded here (without creating the journal folder to find out)."""
-        return self._journal.home.is_dir()
+        """Whether anything is at `.editblocks` (without creating the journal folder to find out)."""
+        return self._journal.exists()
 
     def interrupted_run(self) -> str | None:
         """The id of a run killed mid-commit, which `undo` must recover before anything else is written."""
         return next((run.run_id for run in self._journal.runs() if run.state is RunState.PENDING), None)
 
-    def _plan_restore(self, run: Run, *, force: bool) -> _RestorePlan:
+    def _plan_restore(self, tree: Tree, run: Run, *, force: bool) -> _RestorePlan:
         """Decide, from fingerprints, what each file of ``run`` needs to hold its old bytes again.
 
         Works for any state a crash can leave: each file is old, new, or (if
@@ -432,7 +502,7 @@ class Workspace:
                 refused.append((entry.path, f"no longer names the file the run wrote ({why})"))
                 continue
             try:
-                current = self._read_current(entry.path)
+                current = tree.read(entry.path)
             except OSError as error:
                 return _RestorePlan((), (), f"`{entry.path}` could not be read ({_describe(error)})")
             now = None if current is None else fingerprint(current[0])
@@ -453,7 +523,7 @@ class Workspace:
             steps.append(_Step(entry, _Action.RESTORE, original, owner))
         return _RestorePlan(tuple(steps), tuple(refused), "")
 
-    def _apply_restore(self, run: Run, plan: _RestorePlan) -> tuple[list[str], list[str], str]:
+    def _apply_restore(self, tree: Tree, run: Run, plan: _RestorePlan) -> tuple[list[str], list[str], str]:
         """Carry out a restore plan and clear the run's leftovers: (restored, removed, "" or what failed).
 
         Safe to repeat after a failure: a second plan sees the files already put back as old.
@@ -463,60 +533,83 @@ class Workspace:
         step = ""
         try:
             for item in plan.steps:
-                target = self.root / item.entry.path
+                folder_rel, name = split(item.entry.path)
                 if item.action is _Action.RESTORE and item.original is not None:
                     step = f"restoring `{item.entry.path}`"
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    _replace_file(target, item.original, mode=item.entry.old_mode, owner=item.owner,
-                                  temp=self._journaled_temp(item.entry))
+                    folder = tree.make_folders(folder_rel)
+                    temp = self._journaled_temp(item.entry) or _temp_name(name)
+                    remove_entry(folder, temp)
+                    write_new_file(folder, temp, item.original, mode=item.entry.old_mode, owner=item.owner)
+                    try:
+                        replace_entry(folder, temp, name)
+                    except BaseException:
+                        remove_entry(folder, temp)
+                        raise
                     restored.append(item.entry.path)
                 elif item.action is _Action.REMOVE:
                     step = f"removing `{item.entry.path}`"
-                    target.unlink(missing_ok=True)
+                    parent = tree.folder(folder_rel)
+                    if parent is not None:
+                        remove_entry(parent, name)
                     removed.append(item.entry.path)
             step = "removing temporary files and created folders"
-            self._clear_leftovers(run)
+            self._clear_leftovers(tree, run)
             step = "syncing the restored folders"
-            for folder in self._folders_touched(run):
-                if folder.is_dir():
-                    fsync_dir(folder)
+            for touched in self._folders_touched(run):
+                found = tree.folder(touched)
+                if found is not None:
+                    os.fsync(found)
         except OSError as error:
             return restored, removed, f"{_describe(error)} while {step}"
         return restored, removed, ""
 
-    def _journaled_temp(self, entry: JournalEntry) -> Path | None:
-        """The run's recorded temporary file for an entry, if the manifest names a safe one beside the file.
+    @staticmethod
+    def _journaled_temp(entry: JournalEntry) -> str | None:
+        """The name of the run's recorded temporary file for an entry, if the manifest names a safe one beside it.
 
         Restoring through it (not a fresh random name) means a restore killed
         half-way leaves only files the journal knows, which the next undo clears.
         """
-        name = entry.temp.rsplit("/", 1)[-1]
-        beside = entry.temp.rpartition("/")[0] == entry.path.rpartition("/")[0]
-        if beside and _TEMP_NAME.fullmatch(name) and is_plain_path(self.root, entry.temp):
-            return self.root / entry.temp
-        return None
+        folder, name = split(entry.temp)
+        beside = folder == split(entry.path)[0]
+        return name if beside and _TEMP_NAME.fullmatch(name) and is_canonical(entry.temp) else None
 
-    def _clear_leftovers(self, run: Run) -> None:
-        """Remove the run's temporary files and the folders it created, if they are now empty."""
+    def _clear_leftovers(self, tree: Tree, run: Run) -> None:
+        """Remove the run's temporary files and the folders it created, if they are now empty.
+
+        The manifest is data on disk: a name it gives that is not canonical,
+        or a folder on the way that is now a link, is left alone.
+        """
         for entry in run.entries:
             temp = self._journaled_temp(entry)
-            if temp is not None:
-                temp.unlink(missing_ok=True)
-        folders = {folder for entry in run.entries for folder in entry.created_dirs}
-        for folder in sorted(folders, key=lambda name: name.count("/"), reverse=True):
-            if not is_plain_path(self.root, folder):
+            if temp is None:
                 continue
+            with contextlib.suppress(NotAFolder):
+                folder = tree.folder(split(entry.temp)[0])
+                if folder is not None:
+                    remove_entry(folder, temp)
+        folders = {folder for entry in run.entries for folder in entry.created_dirs}
+        for rel in sorted(folders, key=lambda name: name.count("/"), reverse=True):
+            if not is_canonical(rel):
+                continue
+            parent_rel, name = split(rel)
             try:
-                (self.root / folder).rmdir()
+                parent = tree.folder(parent_rel)
+                if parent is not None:
+                    tree.forget(rel)
+                    os.rmdir(name, dir_fd=parent)
+            except NotAFolder:
+                continue
             except OSError as error:
-                if error.errno not in (errno.ENOENT, errno.ENOTEMPTY, errno.EEXIST):
+                if error.errno not in (errno.ENOENT, errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR):
                     raise
 
-    def _folders_touched(self, run: Run) -> list[Path]:
+    @staticmethod
+    def _folders_touched(run: Run) -> list[str]:
         """Folders whose entries a run changed, to fsync after renames and removals."""
         paths = [entry.path for entry in run.entries]
         paths += [folder for entry in run.entries for folder in entry.created_dirs]
-        return sorted({(self.root / path).parent for path in paths})
+        return sorted({split(path)[0] for path in paths})
 
     # --- locking ------------------------------------------------------------------
 
@@ -525,14 +618,14 @@ class Workspace:
         """Hold the workspace against other processes for one read → plan → commit.
 
         Raises WorkspaceBusy after ``wait`` seconds, or WorkspaceError if the
-        lock file cannot be created. Not re-entrant: a second `lock()` in the
-        same process waits like any other.
+        journal folder or its lock cannot be created or cannot be trusted (a
+        symlink, not a folder, someone else's). Not re-entrant: a second
+        `lock()` in the same process waits like any other.
         """
         try:
-            self._journal.ensure()
-            fd = os.open(self._journal.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+            fd = self._journal.open_lock()
         except OSError as error:
-            raise WorkspaceError(f"cannot lock {self.root}: {_describe(error)}") from error
+            raise WorkspaceError(f"cannot use the undo journal of {self.root}: {_describe(error)}") from error
         try:
             self._acquire(fd, wait)
             try:
@@ -558,23 +651,19 @@ class Workspace:
                 time.sleep(min(LOCK_POLL_SECONDS, remaining))
             else:
                 with contextlib.suppress(OSError):  # the holder's pid only improves the busy message
-                    os.ftruncate(fd, 0)
-                    os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+                    if self._journal.may_write_pid(fd):  # never truncate what editblocks did not write
+                        os.ftruncate(fd, 0)
+                        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
                 return
 
-    # --- disk access ------------------------------------------------------------------
 
-    def _read_current(self, rel: str) -> tuple[bytes, os.stat_result] | None:
-        """The bytes and status of a regular file, or None if it does not exist."""
-        try:
-            fd = os.open(self.root / rel, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        except FileNotFoundError:
-            return None
-        with open(fd, "rb") as handle:
-            status = os.fstat(fd)
-            if not stat.S_ISREG(status.st_mode):
-                raise OSError(errno.EINVAL, "not a regular file")
-            return handle.read(), status
+def _damaged_message(damaged: DamagedRun, older: Sequence[Run | DamagedRun]) -> str:
+    """Why undo stops at a damaged record, and what `--force` would do instead."""
+    earlier = older[0].run_id if older else None
+    then = (f"`editblocks undo --force` sets it aside and undoes run {earlier} instead" if earlier
+            else "there is no earlier run to undo; `editblocks undo --force` sets it aside")
+    return (f"nothing undone: the record of run {damaged.run_id} is damaged ({damaged.why}), so editblocks cannot "
+            f"tell which files it changed (.editblocks/journal/{damaged.run_id} is left as it is); {then}")
 
 
 def _decode(raw: bytes) -> tuple[str, str] | _Undecodable:
@@ -615,21 +704,6 @@ def _codec(encoding: str) -> tuple[bytes, str]:
         return ENCODINGS[encoding]
     except KeyError:
         raise ValueError(f"unknown snapshot encoding {encoding!r}; expected one of {sorted(ENCODINGS)}") from None
-
-
-def _replace_file(target: Path, data: bytes, *, mode: int | None, owner: tuple[int, int] | None,
-                  temp: Path | None = None) -> None:
-    """Atomically give ``target`` new content through a temporary file in its folder (``temp`` if given)."""
-    if temp is None:
-        temp = target.parent / _temp_name(target.name)
-    else:
-        temp.unlink(missing_ok=True)
-    write_new_file(temp, data, mode=mode, owner=owner)
-    try:
-        os.replace(temp, target)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
 
 
 def _temp_name(name: str) -> str:

@@ -77,6 +77,8 @@ def _strip_comment_and_heading(text: str) -> tuple[str, bool]:
         return text[4:-3].strip(), True
     if text.startswith("/*") and text.endswith("*/"):
         return text[2:-2].strip(), True
+    if text.startswith("//") and not text.lstrip("/")[:1].isspace():
+        return text, False  # `//tmp/x` and `//server/share/x` are absolute paths, not `// comments`
     for prefix in ("#", "//", "-- ", ";"):
         if text.startswith(prefix):
             return text.lstrip(prefix[0]).strip() if prefix == "#" else text[len(prefix) :].strip(), True

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import unicodedata
 
 from rapidfuzz.distance import Indel
 from rich.text import Text
@@ -152,8 +153,23 @@ _VISIBLE: dict[int, int | str] = {
 
 
 def printable(text: str) -> str:
-    """`text` safe to print for people: every character listed above (not tab or newline) made visible."""
-    return text.translate(_VISIBLE)
+    """`text` safe to print for people: every character listed above (not tab or newline) made visible,
+    and every other invisible format character (zero-width, bidi marks: Unicode category Cf) escaped,
+    so `src/app\\u200b.py` never prints as `src/app.py`."""
+    shown = text.translate(_VISIBLE)
+    if shown.isascii() or shown.isprintable():
+        return shown
+    return "".join(format_escape(char) if _is_format(char) else char for char in shown)
+
+
+def format_escape(char: str) -> str:
+    """`\\u200b`, or `\\U000e0041` beyond the first plane: how an invisible character is shown."""
+    code = ord(char)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def _is_format(char: str) -> bool:
+    return not char.isprintable() and unicodedata.category(char) == "Cf"
 
 
 def diff_rows(diff: str) -> list[tuple[str, str]]:

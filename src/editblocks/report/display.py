@@ -167,7 +167,7 @@ def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> Ren
         parts.append(Text("Suggested shell commands (not run):", style="bold"))
         parts.append(shell_table(result.shell))
     for note in result.notes:
-        parts.append(Text(note, style="yellow"))
+        parts.append(Text(printable(note), style="yellow"))
     parts.append(summary_line(result, dry_run=dry_run))
     return Group(*parts)
 

@@ -56,7 +56,7 @@ def apply_html(result: ApplyResult) -> str:
     if result.shell:
         sections.append(_section("Suggested shell commands (not run)", shell_table(result.shell)))
     if result.notes:
-        sections.append(_section("Notes", *map(Text, result.notes)))
+        sections.append(_section("Notes", *(Text(printable(note)) for note in result.notes)))
     sections += map(_diff_section, result.diffs)
     return _PAGE.format(title=escape(f"editblocks: {summary_counts(result)}"), body="\n".join(sections))
 
@@ -72,7 +72,7 @@ def _diff_section(diff: FileDiff) -> str:
 
 def _html(*renderables: RenderableType) -> str:
     """Rich renderables as escaped HTML with inline styles (unlike `Console.export_html`, never a link)."""
-    console = Console(file=io.StringIO(), width=_WIDTH)
+    console = Console(file=io.StringIO(), width=_WIDTH, emoji=False)
     options = console.options.update(no_wrap=True, overflow="ignore")
     fragments = []
     for renderable in renderables:

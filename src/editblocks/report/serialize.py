@@ -13,6 +13,8 @@ the run's `diagnostics` and `notes`.
 
 from __future__ import annotations
 
+import json
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -123,3 +125,28 @@ def undo_json(outcome: UndoOutcome) -> dict[str, Any]:
 def error_json(message: str) -> dict[str, Any]:
     """The object `--json` prints instead of a result when a command exits 2 (nothing was written)."""
     return versioned({"error": message})
+
+
+def json_text(data: Any) -> str:
+    """``data`` as indented JSON, readable (non-ASCII kept) but safe to print.
+
+    JSON only requires escaping C0 controls, so a raw C1 control (which a
+    terminal may obey), an invisible or bidi format character (which hides
+    what a path really is) or a line separator would reach the output as is;
+    those are written as `\\uXXXX` escapes, which decode to the same text.
+    """
+    lines = json.dumps(data, ensure_ascii=False, indent=2).split("\n")  # strings hold no raw newline or tab
+    return "\n".join(line if line.isprintable() else "".join(_json_escape(char) if _unsafe(char) else char
+                                                               for char in line) for line in lines)
+
+
+def _unsafe(char: str) -> bool:
+    return "\x7f" <= char <= "\x9f" or (not char.isprintable() and unicodedata.category(char) in ("Cf", "Zl", "Zp"))
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
