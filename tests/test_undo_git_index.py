@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -98,3 +99,15 @@ def test_undo_refusal_names_the_real_option(tmp_path: Path) -> None:
     code, out = cli("undo", "--root", str(root))
     assert code == 1
     assert "`editblocks undo --force`" in out and "undo with force" not in out
+
+
+def test_undo_json_names_what_it_unstaged_and_what_it_left_staged(repo: Path) -> None:
+    assert cli("apply", str(repo.parent / "answer.md"), "--root", str(repo), "--git-add")[0] == 0
+    make_tree(repo, {"app.py": "A = 2\n# staged by the user after the apply\n"})
+    git(repo, "add", "app.py")
+    make_tree(repo, {"app.py": "A = 2\n"})
+    code, out = cli("undo", "--root", str(repo), "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["still_staged"] == ["app.py"]
+    assert "app.py" not in data["unstaged"] and data["unstaged"]

@@ -119,7 +119,8 @@ def apply_json(result: ApplyResult) -> dict[str, Any]:
 def undo_json(outcome: UndoOutcome) -> dict[str, Any]:
     """The `undo --json` shape."""
     return versioned({"ok": outcome.ok, "restored": list(outcome.restored), "removed": list(outcome.removed),
-                      "refused": list(outcome.refused), "message": outcome.message})
+                      "refused": list(outcome.refused), "unstaged": list(outcome.unstaged),
+                      "still_staged": list(outcome.still_staged), "message": outcome.message})
 
 
 def error_json(message: str) -> dict[str, Any]:
