@@ -19,7 +19,7 @@ from editblocks import BlockKind, EditBlock, Format, Reason, Status, parse
 from editblocks.apply import apply
 from editblocks.workspace import Workspace
 
-from helpers_apply import anchored, diff_edit, guillemet, make_tree, run, single, sr, statuses, tree_state
+from helpers_apply import anchored, diff_edit, guillemet, make_tree, run, single, statuses, tree_state
 
 APPLY_MODULE = importlib.import_module("editblocks.apply")  # `editblocks.apply` the attribute is the function
 

@@ -84,7 +84,8 @@ def test_a_second_apply_waits_and_applies_on_top_of_the_first(root: Path) -> Non
     first = start_slow_apply(root)
     second = subprocess.run([EDITBLOCKS, "apply", str(root.parent / "second.md"), "--root", str(root), "--json"],
                             capture_output=True, text=True, timeout=60)
-    assert first.poll() is not None, "the second apply finished while the first still held the lock"
+    # Not `first.poll()`: the first process lets go of the lock a moment before it exits, and on a busy machine
+    # the second can finish in that moment. What proves the wait is that the second read the first one's files.
     first_out, first_err = first.communicate(timeout=30)
     assert first.returncode == 0, first_out + first_err
     assert contents(root) == {
@@ -105,7 +106,7 @@ def test_the_same_answer_twice_at_once_is_applied_once(root: Path) -> None:
                            capture_output=True, text=True, timeout=60)
     first.communicate(timeout=30)
     assert first.returncode == 0
-    assert again.returncode == 1 and "0 applied" in again.stdout
+    assert again.returncode == 0 and "0 applied" in again.stdout and "4 already applied" in again.stdout
     assert all(text.count("'A'") == (name != "f5.py") for name, text in contents(root).items())
 
 
@@ -114,8 +115,7 @@ def test_undo_waits_for_a_running_apply_then_undoes_it(root: Path) -> None:
     before = contents(root)
     first = start_slow_apply(root)
     undo = subprocess.run([EDITBLOCKS, "undo", "--root", str(root)], capture_output=True, text=True, timeout=60)
-    assert first.poll() is not None, "undo finished while the apply still held the lock"
-    first.communicate(timeout=30)
+    first.communicate(timeout=30)  # undo waited: it undid the run, which exists only once the apply committed
     assert first.returncode == 0
     assert undo.returncode == 0 and "undid run" in undo.stdout, undo.stdout + undo.stderr
     assert contents(root) == before

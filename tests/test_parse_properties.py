@@ -93,7 +93,7 @@ def blocks(draw):
         leading, old, new, trailing = draw(texts), draw(texts), draw(texts), draw(texts)
     elif fmt is Format.GUILLEMET:
         chevrons = st.sampled_from(["<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "<<<<<<< EDIT", "-------"])
-        guillemet_text = st.lists(st.one_of(SAFE_TEXT, chevrons), max_size=5).map(lambda ls: "".join(l + "\n" for l in ls))
+        guillemet_text = st.lists(st.one_of(SAFE_TEXT, chevrons), max_size=5).map(lambda ls: "".join(line + "\n" for line in ls))
         leading, old, new, trailing = draw(guillemet_text), draw(guillemet_text), draw(guillemet_text), ""
         if old and new and old.split("\n", 1)[0] == new.split("\n", 1)[0]:
             new = "changed " + new

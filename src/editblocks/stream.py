@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter, deque
-from functools import lru_cache
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import NamedTuple
 
 from editblocks.fences import Fence, inline_commands, open_fence, shell_commands
@@ -46,6 +46,7 @@ from editblocks.markers import (
     near_marker,
 )
 from editblocks.model import (
+    SEARCH_REPLACE_FAMILY,
     BlockCompleted,
     BlockKind,
     BlockProgress,
@@ -56,7 +57,6 @@ from editblocks.model import (
     Event,
     Format,
     ParseResult,
-    SEARCH_REPLACE_FAMILY,
     Severity,
     ShellSuggested,
     ShellSuggestion,
@@ -464,7 +464,8 @@ class StreamParser:
         leading, old, new, trailing = sections
         if block.indent:
             leading, old, new, trailing = (_dedent(part, block.indent) for part in sections)
-        blank = (not leading or leading.isspace()) and (not old or old.isspace()) and (not trailing or trailing.isspace())
+        blank = ((not leading or leading.isspace()) and (not old or old.isspace())
+                 and (not trailing or trailing.isspace()))
         kind = BlockKind.CREATE if blank else BlockKind.EDIT
         path = resolve_known(block.path, self._known, creating=blank) if self._known else block.path
         edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line)
@@ -477,7 +478,7 @@ class StreamParser:
         self._held = None
         edit = held.block
         if edit.kind is BlockKind.EDIT and edit.old == edit.new:
-            self._warn(edit.line, f"block at line {edit.line} changes nothing (its old and new text are identical)")
+            self._warn(edit.line, no_op_warning(edit.line))
         self._blocks.append(edit)
         if self._events_on:
             self._flush_text()  # text read after the block, while it was held, comes first however it was fed
@@ -796,6 +797,11 @@ def _anchored_layouts(dividers: list[_Divider]) -> list[tuple[int, int, int]]:
                 if len(layouts) > 1:
                     return layouts
     return layouts
+
+
+def no_op_warning(line: int) -> str:
+    """The parser's warning for a block whose old and new text are identical (`apply` states it as a result)."""
+    return f"block at line {line} changes nothing (its old and new text are identical)"
 
 
 def parse(
