@@ -100,3 +100,25 @@ def test_a_mistake_in_pyproject_is_one_line(workdir: Path, table: str, words: st
     [line] = result.output.splitlines()
     assert words in line
     assert (workdir / "project" / "a.py").read_text() == "x = 1\n"
+
+
+def readme_block(language: str, after: str) -> str:
+    """The first ```language block after the heading ``after`` in the README."""
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    return text.split(after, 1)[1].split(f"```{language}\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readme_example_works_as_it_says(workdir: Path) -> None:
+    heading = "### Defaults: `pyproject.toml` and environment variables"
+    (workdir / "pyproject.toml").write_text(readme_block("toml", heading))
+    commands = [line.split("#")[0].split() for line in readme_block("bash", heading).splitlines()]
+    two = diff_edit("a.py", ("nowhere\n", "y\n")) + ANSWER
+    (workdir / "answer.md").write_text(two)
+    outcomes = []
+    for command in commands:
+        env = dict(word.split("=", 1) for word in command if "=" in word)
+        args = [word for word in command if "=" not in word][1:]  # without the program name
+        result = run(*args, "--root", "project", "--dry-run", "--json", env=env)
+        outcomes.append([r["status"] for r in json.loads(result.stdout)["results"]])
+    assert outcomes == [["failed", "skipped"], ["failed", "applied"], ["failed", "skipped"]]
+    assert "Not applied:" in (workdir / "feedback.md").read_text()  # feedback.md, next to pyproject.toml
