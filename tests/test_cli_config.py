@@ -100,6 +100,8 @@ def test_a_mistake_in_pyproject_is_one_line(workdir: Path, table: str, words: st
     [line] = result.output.splitlines()
     assert words in line
     assert (workdir / "project" / "a.py").read_text() == "x = 1\n"
+    as_json = run("apply", "answer.md", "--root", "project", "--json")
+    assert as_json.exit_code == 2 and json.loads(as_json.stdout)["error"]["code"] == "bad-config"
 
 
 def readme_block(language: str, after: str) -> str:

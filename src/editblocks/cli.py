@@ -24,7 +24,15 @@ from editblocks.cli_config import add_environment_variables, project_defaults
 from editblocks.cli_eval import eval_command
 from editblocks.cli_prompt import prompt_command
 from editblocks.cli_reports import check_report_path, write_report
-from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError, JsonAwareCommand
+from editblocks.cli_shared import (
+    ASKS_FOR_JSON,
+    EXIT_FAILED,
+    EXIT_OK,
+    InputError,
+    JsonAwareCommand,
+    JsonAwareGroup,
+    JsonError,
+)
 from editblocks.display import apply_report, diagnostics_table, formats_report, parse_report
 from editblocks.feedback import feedback_message, reply_format
 from editblocks.html_report import apply_html
@@ -139,7 +147,7 @@ def _format_option() -> Any:
     )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=JsonAwareGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="editblocks")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -148,7 +156,10 @@ def main(ctx: click.Context) -> None:
     Option defaults can be set in [tool.editblocks] of the nearest pyproject.toml
     and in EDITBLOCKS_<COMMAND>_<OPTION> variables (see the README).
     """
-    ctx.default_map = project_defaults(main, Path.cwd())
+    try:
+        ctx.default_map = project_defaults(main, Path.cwd())
+    except InputError as error:
+        raise (JsonError(error) if ctx.meta.get(ASKS_FOR_JSON) else error) from None
 
 
 @main.command("parse", cls=JsonAwareCommand)

@@ -46,12 +46,28 @@ class JsonError(click.ClickException):
         click.echo(f"Error: {self.message}", err=True)
 
 
+def asks_for_json(args: list[str]) -> bool:
+    """Whether raw command-line arguments hold `--json`, known before (and even if) parsing them fails."""
+    return "--json" in (args[: args.index("--")] if "--" in args else args)
+
+
+ASKS_FOR_JSON = "editblocks.asks_for_json"  # key in the group context's `meta`
+
+
+class JsonAwareGroup(click.Group):
+    """The main group: remembers whether the command line asks for JSON, for errors raised before a command runs."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[ASKS_FOR_JSON] = asks_for_json(args)
+        return super().parse_args(ctx, args)
+
+
 class JsonAwareCommand(click.Command):
     """A command with a `--json` flag whose errors, even bad usage caught while parsing, come out as JSON."""
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
-        as_json = "--json" in (args[: args.index("--")] if "--" in args else args)  # before parsing consumes args
+        as_json = asks_for_json(args)  # before parsing consumes args
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.ClickException as error:
