@@ -187,7 +187,8 @@ def per_candidate_shift_check(file: Sequence[str], search: Sequence[str], timed:
     for start in candidates[:timed]:
         if keys[start : start + len(search)] != wanted:
             continue
-        shifts = {len(a) - len(a.lstrip()) - (len(b) - len(b.lstrip())) for a, b in zip(file[start:], search) if b.strip()}
+        shifts = {len(a) - len(a.lstrip()) - (len(b) - len(b.lstrip()))
+                  for a, b in zip(file[start:], search) if b.strip()}
         if len(shifts) == 1:
             break
     return (time.perf_counter() - started) * len(candidates) / max(1, min(timed, len(candidates)))

@@ -97,7 +97,7 @@ def tree_state(root: Path, *, skip_journal: bool = True) -> dict[str, tuple]:
 def temp_leftovers(root: Path) -> list[str]:
     """Temporary files an interrupted write could leave behind (outside the journal)."""
     found = []
-    for folder, dirs, files in os.walk(root):
+    for folder, _dirs, files in os.walk(root):
         if os.path.relpath(folder, root).split(os.sep)[0] == JOURNAL:
             continue
         found += [os.path.join(folder, name) for name in files if ".editblocks-" in name and name.endswith(".tmp")]

@@ -15,6 +15,7 @@ import stat
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -125,6 +126,7 @@ def build(root: Path, tree: dict[str, tuple[bytes, int]]) -> None:
 # --- (a) dry run ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(data=st.data(), tree=trees(), opts=options)
 def test_dry_run_never_changes_a_byte(data, tree, opts):
@@ -177,6 +179,7 @@ def _hostile_world(base: Path) -> tuple[Path, Path]:
     return root, outside
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), opts=options, dry=st.booleans())
 def test_no_input_writes_outside_the_root(data, opts, dry):
@@ -214,6 +217,7 @@ def test_no_input_writes_outside_the_root(data, opts, dry):
 # --- (c) apply then undo -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(data=st.data(), tree=trees(), opts=options)
 def test_apply_then_undo_restores_everything(data, tree, opts):

@@ -148,6 +148,7 @@ def check_after_kill(root: Path, response: Path, original: dict, label: str) -> 
     return state + ("/refused" if refused else "")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["replace", "fsync"])
 def test_kill_at_every_step_of_the_commit_leaves_files_whole_and_undoable(tmp_path, name):
     answers = tmp_path / "answers"

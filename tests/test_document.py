@@ -25,7 +25,7 @@ def test_splice_keeps_every_byte_outside_the_span(text, data):
     result = document.splice(start, end, new_lines, [None] * len(new_lines))
     assert result.lines[:start] == document.lines[:start]
     assert result.lines[start + len(new_lines) :] == document.lines[end:]
-    kept_before = "".join(l + e for l, e in zip(document.lines[:start], document.endings[:start]))
+    kept_before = "".join(line + ending for line, ending in zip(document.lines[:start], document.endings[:start]))
     if end < count or document.final_newline:
         assert result.to_text().startswith(kept_before)
     assert result.final_newline == document.final_newline or not result.lines

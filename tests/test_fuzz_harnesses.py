@@ -28,6 +28,7 @@ def run_harness(script: Path, tmp_path: Path, *flags: str) -> subprocess.Complet
     return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(HARNESS_RUNS))
 def test_harness_runs_clean(name: str, tmp_path: Path) -> None:
     finished = run_harness(FUZZ_DIR / name, tmp_path, f"-runs={HARNESS_RUNS[name]}")

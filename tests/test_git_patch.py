@@ -20,7 +20,9 @@ from click.testing import CliRunner
 
 from editblocks.apply import apply
 from editblocks.cli import main
-from editblocks.report.git_patch import git_patch, write_patch
+from editblocks import cli
+from editblocks.cli_reports import write_report
+from editblocks.report.git_patch import git_patch
 from editblocks.model import BlockKind, EditBlock, FileDiff, Format
 
 from helpers_apply import JOURNAL, diff_edit, make_tree
@@ -150,41 +152,64 @@ def test_a_run_that_changes_nothing_leaves_an_empty_patch(tmp_path: Path, origin
 
 
 @pytest.mark.parametrize("as_json", [False, True])
-def test_an_unwritable_patch_still_reports_the_written_run(tmp_path: Path, original: Path, as_json: bool) -> None:
-    """The project files are already written: the results are printed, the failure named, exit 1 (never 2)."""
+def test_a_patch_path_in_a_missing_folder_is_refused_before_anything_is_written(
+        tmp_path: Path, original: Path, as_json: bool) -> None:
+    """Exit 2 promises nothing was written: the patch path is checked before any project file changes."""
     project = copy_of(original, tmp_path / "project")
     response = tmp_path / "answer.md"
     response.write_text(ANSWER, encoding="utf-8")
     patch = tmp_path / "no-such-folder" / "change.patch"
     result = run("apply", str(response), "--root", str(project), "--patch", str(patch), *(["--json"] * as_json))
+    assert result.exit_code == 2
+    assert files(project) == files(original)
+    assert "does not exist" in (result.stdout if as_json else result.output)
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_patch_that_fails_after_the_run_still_reports_the_written_run(
+        tmp_path: Path, original: Path, as_json: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The project files are already written: the results are printed, the failure named, exit 1 (never 2)."""
+    project = copy_of(original, tmp_path / "project")
+    response = tmp_path / "answer.md"
+    response.write_text(ANSWER, encoding="utf-8")
+    patch = tmp_path / "change.patch"
+    real_write = cli.write_report
+
+    def failing_write(path: str, content: str | bytes) -> None:
+        if path == str(patch):
+            raise OSError(28, "No space left on device")
+        real_write(path, content)
+
+    monkeypatch.setattr(cli, "write_report", failing_write)
+    result = run("apply", str(response), "--root", str(project), "--patch", str(patch), *(["--json"] * as_json))
     assert result.exit_code == 1
     assert files(project) != files(original)
-    message = f"cannot write the patch file {str(patch)!r}: No such file or directory"
+    message = f"cannot write the patch to {str(patch)!r}: No space left on device"
     if as_json:
         data = json.loads(result.stdout)
-        assert data["written"] is True and data["notes"] == [message]
+        assert data["written"] is True and message in data["notes"]
     else:
         assert message in result.output and "Summary: 10 applied" in result.output
 
 
-def test_write_patch_replaces_the_file_atomically(tmp_path: Path) -> None:
+def test_write_report_replaces_the_file_atomically(tmp_path: Path) -> None:
     target = tmp_path / "change.patch"
     target.write_bytes(b"old patch\n")
     target.chmod(0o640)
     with target.open("rb") as reader:  # a reader that opened the old file keeps reading all of it
-        write_patch(target, b"new patch\n")
+        write_report(str(target), b"new patch\n")
         assert reader.read() == b"old patch\n"
     assert target.read_bytes() == b"new patch\n"
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
     assert sorted(p.name for p in tmp_path.iterdir()) == ["change.patch"]
 
 
-def test_write_patch_fails_cleanly(tmp_path: Path) -> None:
+def test_write_report_fails_cleanly(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
-        write_patch(tmp_path / "missing" / "x.patch", b"data")
+        write_report(str(tmp_path / "missing" / "x.patch"), b"data")
     (tmp_path / "folder.patch").mkdir()
     with pytest.raises(IsADirectoryError):
-        write_patch(tmp_path / "folder.patch", b"data")
+        write_report(str(tmp_path / "folder.patch"), b"data")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.patch"]
 
 
@@ -202,7 +227,7 @@ def test_awkward_file_names_survive_git_apply(tmp_path: Path) -> None:
     result = apply(blocks, project)
     assert result.ok and result.written
     patch = tmp_path / "change.patch"
-    write_patch(patch, git_patch(result.diffs))
+    write_report(str(patch), git_patch(result.diffs))
     assert b'diff --git "a/quote\\"d.txt" "b/quote\\"d.txt"\n' in patch.read_bytes()
     assert b'--- "a/trailing space.txt "\n' in patch.read_bytes()
     assert files(git_apply(original, patch, tmp_path / "by-git")) == files(project)

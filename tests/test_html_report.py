@@ -167,4 +167,4 @@ def test_apply_html_with_json_keeps_stdout_pure_json(tmp_path, project):
 def test_apply_html_to_an_unwritable_place_is_a_usage_error(tmp_path, project):
     result = apply_cli(tmp_path, project, ONE_EDIT, "--dry-run", "--html", str(tmp_path / "no" / "such.html"))
     assert result.exit_code == 2
-    assert "cannot write HTML report" in result.output
+    assert "cannot write the HTML report" in result.output and "does not exist" in result.output

@@ -274,8 +274,8 @@ def test_eval_import_output_matches_its_schema(tmp_path: Path) -> None:
 
 
 def test_error_object_matches_its_schema() -> None:
-    assert_conforms("error", error_json("cannot read response 'x.md': No such file or directory"))
-    assert not conforms("error", error_json(""))
+    assert_conforms("error", error_json("bad-input", "cannot read response 'x.md': No such file or directory"))
+    assert not conforms("error", error_json("bad-input", ""))
 
 
 # --- any input, every corpus case ------------------------------------------------------------------
@@ -386,7 +386,7 @@ def test_schema_command_prints_one_output_standing_alone(name: str) -> None:
     schema = json.loads(result.stdout)
     Draft202012Validator.check_schema(schema)
     assert schema["$ref"] == f"#/$defs/{name}"
-    assert Draft202012Validator(schema).is_valid(error_json("x")) is (name == "error")
+    assert Draft202012Validator(schema).is_valid(error_json("usage", "x")) is (name == "error")
 
 
 def test_schema_command_refuses_an_unknown_name() -> None:

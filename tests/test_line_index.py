@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,7 @@ def brute_force(lines: list[str], pattern: list[str]) -> list[int]:
     return [start for start in range(len(lines) - size + 1) if lines[start : start + size] == pattern]
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(few_lines, st.data())
 def test_occurrences_match_a_scan_after_any_splices(lines, data):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
 from unittest.mock import patch
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -666,6 +666,7 @@ def test_a_unique_slice_is_found_exactly_where_it_is(file, data):
         assert result == Ambiguous(tuple(occurrences), Rung.EXACT, False)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(line_lists, line_lists, line_lists, st.booleans())
 def test_locate_never_raises_and_found_spans_are_valid(file, search, replace, first_match):
@@ -713,6 +714,7 @@ def _uniformly_shifted_windows(file: list[str], search: list[str], fold: bool) -
 INDENTED_LINES = ["a", "  a", "    a", "\ta", "\t  a", "b", "  b", "\tb", "", "  ", "\u201cb\u201d", "  \u201cb\u201d"]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(INDENTED_LINES), min_size=1, max_size=14), st.data())
 def test_shifted_windows_are_exactly_the_uniformly_indented_copies(file, data):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +26,7 @@ responses = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(responses)
 def test_parse_never_raises_and_block_lines_point_at_start_markers(text):
@@ -37,6 +39,7 @@ def test_parse_never_raises_and_block_lines_point_at_start_markers(text):
         assert 1 <= diagnostic.line <= len(lines)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(responses, st.lists(st.integers(min_value=1, max_value=30), min_size=1, max_size=60))
 def test_any_chunking_gives_the_one_shot_result(text, sizes):
@@ -56,6 +59,7 @@ def test_any_chunking_gives_the_one_shot_result(text, sizes):
     assert tuple(streamed_blocks) == one_shot.blocks
 
 
+@pytest.mark.slow
 @given(responses)
 def test_characters_one_by_one_give_the_one_shot_result(text):
     parser = StreamParser()
@@ -89,7 +93,7 @@ def blocks(draw):
         leading, old, new, trailing = draw(texts), draw(texts), draw(texts), draw(texts)
     elif fmt is Format.GUILLEMET:
         chevrons = st.sampled_from(["<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "<<<<<<< EDIT", "-------"])
-        guillemet_text = st.lists(st.one_of(SAFE_TEXT, chevrons), max_size=5).map(lambda ls: "".join(l + "\n" for l in ls))
+        guillemet_text = st.lists(st.one_of(SAFE_TEXT, chevrons), max_size=5).map(lambda ls: "".join(line + "\n" for line in ls))
         leading, old, new, trailing = draw(guillemet_text), draw(guillemet_text), draw(guillemet_text), ""
         if old and new and old.split("\n", 1)[0] == new.split("\n", 1)[0]:
             new = "changed " + new
@@ -98,6 +102,7 @@ def blocks(draw):
     return EditBlock(path, leading, old, new, trailing, _kind(leading, old, trailing), fmt, 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=500)
 @given(blocks())
 def test_parse_of_render_gives_the_block_back(block):
@@ -109,6 +114,7 @@ def test_parse_of_render_gives_the_block_back(block):
     assert marker is not None and marker.kind in STARTS
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(blocks())
 def test_auto_detection_reads_rendered_blocks(block):
@@ -120,6 +126,7 @@ def test_auto_detection_reads_rendered_blocks(block):
     assert parsed.format is expected
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(blocks(), st.integers(min_value=1, max_value=9))
 def test_progress_events_add_up_to_the_completed_block(block, size):
@@ -189,6 +196,7 @@ def _events_fed(text: str, sizes: list[int]) -> list:
     return _merged(events + parser.close())
 
 
+@pytest.mark.slow
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(responses, st.lists(st.integers(min_value=1, max_value=30), min_size=1, max_size=20))
 def test_p16_any_chunking_gives_the_same_events(text, sizes):

@@ -707,7 +707,7 @@ def test_second_process_gives_up_after_waiting(ws: Workspace, lock_holder: subpr
         with ws.lock(wait=0.2):
             pytest.fail("got a lock another process holds")
     waited = time.monotonic() - started
-    assert 0.2 <= waited < 2
+    assert 0.2 <= waited < 5  # gave up after its own short wait, not the 10 s default; slack for a busy machine
     assert f"process {lock_holder.pid}" in str(busy.value) and "busy" in str(busy.value)
 
 
@@ -788,6 +788,7 @@ def build_tree(root: Path, tree: dict[str, tuple[bytes, int]]) -> None:
         path.chmod(mode)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tree=trees, writes=write_sets)
 def test_commit_then_undo_restores_the_tree_byte_for_byte(
@@ -820,6 +821,7 @@ PATH_PARTS = [
 ]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     parts=st.lists(st.sampled_from(PATH_PARTS) | st.text(min_size=1, max_size=6), min_size=1, max_size=6),

@@ -26,6 +26,7 @@ from editblocks.model import (
 )
 from editblocks.plan import FilePlan, Plan, PlanOptions, Policy, Source, abort_plan, plan_edits
 from editblocks.journal import KEEP_RUNS, MAX_BYTES
+from editblocks.parsing.assemble import no_op_warning
 from editblocks.workspace import FileSnapshot, PlannedWrite, Refusal, Workspace
 
 LOCK_WAIT_SECONDS = 30.0
@@ -140,6 +141,17 @@ def _refused_run(blocks: tuple[EditBlock, ...], shell: tuple[ShellSuggestion, ..
     return ApplyResult(results, (), (), shell, (), False, diagnostics, (why,))
 
 
+def without_restated_warnings(diagnostics: Sequence[Diagnostic],
+                              results: Sequence[EditResult]) -> tuple[Diagnostic, ...]:
+    """The parser's diagnostics minus its no-op warnings for blocks whose result already says "no change".
+
+    A report then states each no-op block once; a no-op block that was not
+    found (so its result says something else) keeps the warning.
+    """
+    restated = {no_op_warning(r.block.line) for r in results if r.code is Reason.NO_OP}
+    return tuple(d for d in diagnostics if not (d.severity is Severity.WARNING and d.message in restated))
+
+
 def _result(plan: Plan, shell: tuple[ShellSuggestion, ...], diffs: tuple[FileDiff, ...],
             diagnostics: tuple[Diagnostic, ...], *, written: bool, notes: tuple[str, ...] = (),
             dry_run: bool = False) -> ApplyResult:
@@ -151,7 +163,7 @@ def _result(plan: Plan, shell: tuple[ShellSuggestion, ...], diffs: tuple[FileDif
         shell=shell,
         diffs=diffs if files else (),
         written=written,
-        diagnostics=diagnostics,
+        diagnostics=without_restated_warnings(diagnostics, plan.results),
         notes=notes,
         dry_run=dry_run,
     )

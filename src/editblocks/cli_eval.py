@@ -1,8 +1,8 @@
 """`editblocks eval`: score the library on a corpus of case folders, or import a recorded answer as a case.
 
-A module of its own so that cli.py stays about applying edits; cli.py
-registers `eval_command` on its main group. Exit status: 0 every case correct
-or rightly refused, 1 any other verdict, 2 bad usage or input.
+A module of its own so that the main command module stays about applying
+edits; it registers `eval_command` on its group. Exit status: 0 every case
+correct or rightly refused, 1 any other verdict, 2 bad usage or input.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from contextlib import contextmanager
 
 import click
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from rich.text import Text
 
+from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError, JsonAwareCommand
 from editblocks.eval.evaluate import (
     PARALLEL_THRESHOLD,
     CaseOutcome,
@@ -27,13 +27,16 @@ from editblocks.eval.evaluate import (
     find_cases,
     report_json,
 )
-from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
 from editblocks.model import Format, counted
 from editblocks.plan import Policy
 from editblocks.eval.replay import ReplayError, import_commit
 from editblocks.report.serialize import json_text, versioned
 
 SHOWN_DIFFERENCE_LINES = 20
+FAILURES_ONLY_ABOVE = 200
+"""Above this many cases only the ones that did not pass are listed, unless --all-cases asks for every one."""
+PROGRESS_LINES = 10
+"""Without a terminal, progress is this many plain lines on stderr over the run."""
 
 _STYLES = {
     Verdict.CORRECT: "green",
@@ -46,7 +49,7 @@ _STYLES = {
 }
 
 
-@click.command("eval")
+@click.command("eval", cls=JsonAwareCommand)
 @click.argument("folders", nargs=-1, type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
 @click.option("--format", "format_", type=click.Choice([fmt.value for fmt in Format]), default=None,
@@ -57,7 +60,10 @@ _STYLES = {
 @click.option("--fuzzy", is_flag=True, help="Allow fuzzy matches, in every case.")
 @click.option("--first-match", is_flag=True, help="Take the first of several matches, in every case.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
-              help=f"Worker processes for runs of more than {PARALLEL_THRESHOLD} cases (default: min(2, CPUs)).")
+              help=f"Worker processes for runs of more than {PARALLEL_THRESHOLD} cases (default: the number of CPUs).")
+@click.option("--failures-only/--all-cases", default=None,
+              help=f"List only the cases that did not pass, or every case; the totals always "
+                   f"(default: every case up to {FAILURES_ONLY_ABOVE} cases, only failures above).")
 @click.option("--scratch", type=click.Path(exists=True, file_okay=False), default=None,
               help="Folder for the temporary copies of before/ (default: /dev/shm if present, else the temp folder).")
 @click.option("--from-git", "repo", type=click.Path(exists=True, file_okay=False), default=None,
@@ -68,13 +74,15 @@ _STYLES = {
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="With --from-git: the case folder to create (must not exist or be empty).")
 def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, on_failure: str | None,
-                 strict: bool, fuzzy: bool, first_match: bool, jobs: int | None, scratch: str | None,
-                 repo: str | None, response: str | None, commit: str | None, out: str | None) -> None:
+                 strict: bool, fuzzy: bool, first_match: bool, jobs: int | None, failures_only: bool | None,
+                 scratch: str | None, repo: str | None, response: str | None, commit: str | None,
+                 out: str | None) -> None:
     """Apply every case under FOLDERS and compare the files with each case's after/ folder.
 
     A case is a folder holding response.md, before/, after/ and an optional
-    case.json (see docs/eval.md). With --from-git, write one such case from a
-    recorded answer and the commit it produced instead.
+    case.json (see the README, "Evaluating an applier on recorded answers").
+    With --from-git, write one such case from a recorded answer and the commit
+    it produced instead.
     """
     if repo is not None or response or commit or out:
         _replay(folders, repo, response, commit, out, as_json)
@@ -85,14 +93,14 @@ def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, o
     if count == 0:
         raise InputError(f"no case folders (folders holding response.md) under {', '.join(folders)}")
     # A flag left off means "as the case says", not "off": only a given flag overrides case.json.
-    with _progress(count, show=count > PARALLEL_THRESHOLD and sys.stderr.isatty()) as advance:
+    with _progress(count, show=count > PARALLEL_THRESHOLD) as advance:
         report = evaluate_cases(folders, format=format_, on_failure=on_failure, strict=strict or None,
                                 fuzzy=fuzzy or None, first_match=first_match or None, jobs=jobs, scratch=scratch,
                                 progress=advance)
     if as_json:
         click.echo(json_text(versioned(report_json(report))))
     else:
-        _print_report(report)
+        _print_report(report, failures_only=failures_only if failures_only is not None else count > FAILURES_ONLY_ABOVE)
     sys.exit(EXIT_OK if report.ok else EXIT_FAILED)
 
 
@@ -119,39 +127,65 @@ def _replay(folders: tuple[str, ...], repo: str | None, response: str | None, co
 
 @contextmanager
 def _progress(total: int, *, show: bool) -> Iterator[Callable[[CaseOutcome], None] | None]:
-    """A progress bar on stderr for long runs in a terminal; otherwise no callback at all."""
+    """Progress on stderr for long runs: a bar in a terminal, otherwise a few plain lines (a log keeps them)."""
     if not show:
         yield None
-        return
-    bar = Progress(TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   console=Console(stderr=True, emoji=False), transient=True)
-    task = bar.add_task("cases", total=total)
-    with bar:
-        yield lambda _outcome: bar.advance(task)
+    elif sys.stderr.isatty():
+        bar = Progress(TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                       console=Console(stderr=True, emoji=False), transient=True)
+        task = bar.add_task("cases", total=total)
+        with bar:
+            yield lambda _outcome: bar.advance(task)
+    else:
+        yield _progress_lines(total)
 
 
-def _print_report(report: EvalReport) -> None:
-    console = Console(highlight=False, emoji=False)
-    table = Table(title="editblocks eval", title_justify="left")
-    table.add_column("case", overflow="fold")
-    table.add_column("verdict", no_wrap=True)
-    table.add_column("ms", justify="right", no_wrap=True)
-    table.add_column("detail", overflow="fold")
-    for outcome in report.outcomes:
-        style = _STYLES[outcome.verdict]
-        table.add_row(escape(outcome.name), f"[{style}]{outcome.verdict.value}[/{style}]",
-                      f"{outcome.seconds * 1000:.0f}", escape(outcome.detail))
-    console.print(table)
+def _progress_lines(total: int) -> Callable[[CaseOutcome], None]:
+    """A callback that prints `evaluated 300 of 3000 cases, 2 not passing` every tenth of the run."""
+    step = max(1, -(-total // PROGRESS_LINES))
+    done, failing = 0, 0
+
+    def advance(outcome: CaseOutcome) -> None:
+        nonlocal done, failing
+        done += 1
+        failing += not outcome.passed
+        if done % step == 0 and done < total:
+            click.echo(f"evaluated {done} of {counted(total, 'case')}, {failing} not passing", err=True)
+
+    return advance
+
+
+def _print_report(report: EvalReport, *, failures_only: bool) -> None:
+    """One plain line per case (or per failure), each failure's difference, the totals.
+
+    Lines are never wrapped: a case name stays whole however narrow the
+    terminal, so it can be copied or searched for.
+    """
+    console = Console(highlight=False, soft_wrap=True, emoji=False)
+    if not failures_only:
+        console.print("editblocks eval", style="bold")
+        for outcome in report.outcomes:
+            console.print(_case_line(outcome))
     for outcome in report.failures:
-        style = _STYLES[outcome.verdict]
-        console.print(f"\n[{style}]{outcome.verdict.value}[/{style}] {escape(outcome.name)}: {escape(outcome.detail)}")
+        console.print()
+        console.print(Text.assemble((outcome.verdict.value, _STYLES[outcome.verdict]), " ", outcome.name, ": ",
+                                    outcome.detail))
         if outcome.why:
-            console.print(f"  [dim]why: {escape(outcome.why)}[/dim]")
+            console.print(Text(f"  why: {outcome.why}", style="dim"))
         shown = outcome.difference[:SHOWN_DIFFERENCE_LINES]
         for line in shown:
-            console.print("  " + escape(line))
+            console.print(Text("  " + line))
         if len(outcome.difference) > len(shown):
             console.print(f"  ... {counted(len(outcome.difference) - len(shown), 'more line')} (see --json)")
+    passing = len(report.outcomes) - len(report.failures)
+    if failures_only and passing:
+        console.print(f"\n{counted(passing, 'passing case')} not listed (--all-cases lists every case)")
     totals = ", ".join(f"{count} {verdict}" for verdict, count in report.totals.items() if count)
     console.print(f"\n{counted(len(report.outcomes), 'case')}: {totals} in {report.seconds:.2f} s "
                   f"({counted(report.jobs, 'job')})")
+
+
+def _case_line(outcome: CaseOutcome) -> Text:
+    """`correct         12 ms  cases-md/a01  applied 1 block`: fixed-width verdict and time, then name and detail."""
+    return Text.assemble((f"{outcome.verdict.value:<13}", _STYLES[outcome.verdict]),
+                         f" {outcome.seconds * 1000:>6.0f} ms  ", outcome.name, ("  " + outcome.detail, "dim"))

@@ -13,7 +13,7 @@ PREVIEW_CHARS = 50
 
 
 class Format(StrEnum):
-    """The edit formats a response can be written in (SPEC §1)."""
+    """The edit formats a response can be written in (README, "Formats")."""
 
     AUTO = "auto"
     DIFF = "diff"
@@ -111,7 +111,7 @@ class ParseResult(HasDiagnostics):
     diagnostics: tuple[Diagnostic, ...]
 
 
-# --- streaming events (SPEC §4) -------------------------------------------------
+# --- streaming events (README, "Stream an answer") --------------------------------
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ class DiagnosticEvent:
 Event = TextEvent | BlockStarted | BlockProgress | BlockCompleted | ShellSuggested | DiagnosticEvent
 
 
-# --- applying (SPEC §3) ---------------------------------------------------------
+# --- applying (README, "How a block is located") ---------------------------------
 
 
 class Status(StrEnum):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from editblocks.document import Document, TextBuffer
+from editblocks.locate.fuzzy import FuzzyLines, score_window
 from editblocks.locate.ladder import (
     DEFAULT_RUNGS,
     EXACT_ONLY,
@@ -25,8 +26,6 @@ from editblocks.locate.ladder import (
     explain_anchor_failure,
     locate,
 )
-from editblocks.locate.fuzzy import FuzzyLines, score_window
-from editblocks.locate.line_index import LineIndex
 from editblocks.model import EXACT_ONLY_FORMATS, BlockKind, EditBlock, EditResult, Format, Reason, Status, percent
 
 MIN_ALREADY_APPLIED_CHARS = 12
@@ -173,7 +172,7 @@ def _plan_block(block: EditBlock, state: _FileState, options: PlanOptions) -> Ed
 
 
 def _lines(text: str) -> list[str]:
-    """A block text as lines; CRLF counts as LF (SPEC §3: both sides are normalised), whoever built the block."""
+    """A block text as lines; CRLF counts as LF (both sides are normalised), whoever built the block."""
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     lines = text.split("\n")
@@ -341,7 +340,8 @@ def _not_found(block: EditBlock, key: str, lines: list[str], outcome: NotFound) 
     else:
         reason = f"the old text was not found in {key}"
         if near is not None:
-            reason += f"; the closest text is at {_span_words(near.start, near.end)} ({percent(near.similarity)} similar)"
+            where = _span_words(near.start, near.end)
+            reason += f"; the closest text is at {where} ({percent(near.similarity)} similar)"
     if outcome.hint:
         reason += f" ({outcome.hint})"
     closest = (near.start + 1, max(near.start + 1, near.end)) if near is not None else None

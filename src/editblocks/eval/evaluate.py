@@ -3,7 +3,7 @@
 A *case* is a folder holding ``response.md`` (what a model answered),
 ``before/`` (the files it saw), ``after/`` (the files that must result; equal
 to ``before/`` when the answer must be refused) and an optional ``case.json``
-(options and a note on what it tests). docs/eval.md describes the layout.
+(options and a note on what it tests). The README describes the layout.
 
 Each case runs for real: ``before/`` is copied into a fresh temporary folder,
 the response is parsed and applied through the public API, and the folder is
@@ -419,8 +419,11 @@ def default_scratch() -> str | None:
 
 
 def default_jobs() -> int:
-    """Worker processes when none are asked for: at most two (the size of the machines this runs on)."""
-    return max(1, min(2, os.cpu_count() or 1))
+    """Worker processes when none are asked for: one per CPU this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every platform
+        return max(1, os.cpu_count() or 1)
 
 
 def evaluate_cases(

@@ -1,4 +1,4 @@
-"""Where does a block's searched text live in a file? The matching ladder of SPEC §3.
+"""Where does a block's searched text live in a file? The matching ladder (README, "How a block is located").
 
 Pure functions on lines (strings without line endings). Each rung is tried
 only when the stricter ones found nothing, and every rung demands a unique
@@ -16,10 +16,10 @@ The replacement is always literal text: nothing in it is interpreted.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from itertools import islice
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
+from itertools import islice
 
 from editblocks.locate.fuzzy import (
     MAX_WINDOWS,

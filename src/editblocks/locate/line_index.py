@@ -77,7 +77,8 @@ class LineIndex:
         starts = {
             begin
             for position in self._positions(pattern[anchor])
-            if 0 <= (begin := position - anchor) and begin + size <= len(lines) and lines[begin : begin + size] == wanted
+            if 0 <= (begin := position - anchor) and begin + size <= len(lines)
+            and lines[begin : begin + size] == wanted
         }
         return sorted(starts)
 

@@ -195,7 +195,7 @@ class BlockAssembler:
         self._held = None
         edit = held.block
         if edit.kind is BlockKind.EDIT and edit.old == edit.new:
-            self._warn(edit.line, f"block at line {edit.line} changes nothing (its old and new text are identical)")
+            self._warn(edit.line, no_op_warning(edit.line))
         self.blocks.append(edit)
         if self._sink.enabled:
             self._sink.emit(BlockCompleted(edit))  # text read while it was held comes first however it was fed
@@ -251,3 +251,8 @@ def _candidate_lines(indent_width: int) -> re.Pattern[str]:
     """
     characters = "[" + re.escape("".join(sorted(SPECIAL_FIRST_CHARS))) + "]"
     return re.compile("\n" + (f"[ \t]{{0,{indent_width}}}" if indent_width else "") + characters)
+
+
+def no_op_warning(line: int) -> str:
+    """The parser's warning for a block whose old and new text are identical (`apply` states it as a result)."""
+    return f"block at line {line} changes nothing (its old and new text are identical)"

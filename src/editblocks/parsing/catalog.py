@@ -19,13 +19,16 @@ class FormatInfo:
 
 
 _SUMMARIES = {
-    Format.DIFF: "path on its own line, then a fenced <<<<<<< SEARCH / ======= / >>>>>>> REPLACE block (fence optional)",
+    Format.DIFF: "path on its own line, then a fenced <<<<<<< SEARCH / ======= / >>>>>>> REPLACE block "
+                 "(fence optional)",
     Format.DIFF_FENCED: "like diff, but the path is the first line inside the fence",
     Format.EDITOR_DIFF: "parsed exactly as diff; its prompt asks for edits only, no shell commands",
     Format.EDITOR_DIFF_FENCED: "parsed exactly as diff-fenced; its prompt asks for edits only, no shell commands",
     Format.SEARCH_REPLACE: "bare SEARCH/REPLACE blocks under a `### File: path` header, plus <<<<<<< NEW_FILE blocks",
-    Format.ANCHORED: "path, <<<<<<< EDIT, leading anchor, -------, old, =======, new, -------, trailing anchor, >>>>>>>",
-    Format.GUILLEMET: "path, ««« EDIT, old section, ═══════ REPL, new section, »»» EDIT END; the shared first lines are the anchor",
+    Format.ANCHORED: "path, <<<<<<< EDIT, leading anchor, -------, old, =======, new, -------, trailing anchor, "
+                     ">>>>>>>",
+    Format.GUILLEMET: "path, ««« EDIT, old section, ═══════ REPL, new section, »»» EDIT END; "
+                      "the shared first lines are the anchor",
 }
 
 

@@ -79,7 +79,8 @@ def _anchored(block: EditBlock, run: int) -> str:
 def _guillemet(block: EditBlock) -> str:
     if any(_marker_in(text, _GUILLEMET_MARKERS) for text in _texts(block)):
         raise ValueError("a guillemet block cannot hold lines that are guillemet markers")
-    return f"{_path_line(block.path)}\n««« EDIT\n{block.leading}{block.old}═══════ REPL\n{block.leading}{block.new}»»» EDIT END\n"
+    return (f"{_path_line(block.path)}\n««« EDIT\n{block.leading}{block.old}"
+            f"═══════ REPL\n{block.leading}{block.new}»»» EDIT END\n")
 
 
 def _marker_length(block: EditBlock) -> int:

@@ -1,4 +1,4 @@
-"""Checking a response before any file is touched (SPEC §2).
+"""Checking a response before any file is touched.
 
 The parser already reports each malformed block where it happens; this adds
 the response-wide view: do the start and end markers balance, and is there

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib.resources import files
 from string import Template
 
@@ -144,7 +144,7 @@ def _fill(text: str, fence: tuple[str, str], shell: str = "") -> str:
     return Template(text).substitute(fence_open=fence[0], fence_close=fence[1], shell=shell)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sections(filename: str) -> dict[str, str]:
     """The `[[name]]` sections of one text file, without their surrounding blank lines."""
     text = files(__package__).joinpath(filename).read_text(encoding="utf-8")

@@ -16,14 +16,15 @@ from editblocks.report.diffs import printable, render_diff
 from editblocks.parsing.catalog import CATALOG
 from editblocks.model import (
     ApplyResult,
-    counted,
     Diagnostic,
     EditBlock,
     EditResult,
     ParseResult,
+    Reason,
     Severity,
     ShellSuggestion,
     Status,
+    counted,
     preview,
     shared_line_prefix,
 )
@@ -194,6 +195,9 @@ def summary_counts(result: ApplyResult) -> str:
 
 def summary_line(result: ApplyResult, *, dry_run: bool) -> Text:
     text = Text.assemble(("Summary: ", "bold"), summary_counts(result))
+    already = sum(1 for r in result.results if r.code is Reason.ALREADY_APPLIED)
+    if already:
+        text.append(f" ({already} already applied)")
     if result.files_modified:
         text.append(" · modified: " + printable(", ".join(result.files_modified)))
     if result.files_created:

@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from editblocks.parsing.markers import MarkerKind, classify
 from editblocks.model import (
     ApplyResult,
-    counted,
     BlockKind,
     Diagnostic,
     EditResult,
@@ -35,6 +34,7 @@ from editblocks.model import (
     Reason,
     Severity,
     Status,
+    counted,
     preview,
 )
 from editblocks.prompts import fix_instructions, quoted_part, reminder

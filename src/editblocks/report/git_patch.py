@@ -12,8 +12,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import secrets
-import stat
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,7 +26,6 @@ BINARY_LINE_BYTES = 52  # bytes per base85 line, as git writes them
 _C_ESCAPES = {0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0B: "\\v", 0x0C: "\\f", 0x0D: "\\r",
               0x22: '\\"', 0x5C: "\\\\"}
 _NULL_ID = "0" * 40
-_TEMP_STEM_CHARS = 100  # keeps ".<stem>.<random>.tmp" within a file name's length limit
 
 
 def git_patch(diffs: Sequence[FileDiff]) -> bytes:
@@ -93,36 +90,3 @@ def _quoted(name: str) -> str:
         else:
             out.append(chr(byte) if byte < 0x80 else f"\\{byte:03o}")
     return '"' + "".join(out) + '"'
-
-
-def write_patch(path: str | os.PathLike[str], patch: bytes) -> None:
-    """Write `patch` to `path` atomically (a temporary file in the same folder, then a rename).
-
-    A loop watching the file never reads half a patch. An existing file keeps
-    its permission bits; a new one gets the usual ones (0666 less the umask).
-    Raises `OSError` when the folder is missing or not writable.
-    """
-    target = Path(path)
-    temp = target.with_name(f".{target.name[:_TEMP_STEM_CHARS]}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
-    try:
-        try:
-            existing = os.stat(target)
-            if stat.S_ISREG(existing.st_mode):
-                os.fchmod(fd, stat.S_IMODE(existing.st_mode))
-        except FileNotFoundError:
-            pass
-        view = memoryview(patch)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        temp.unlink(missing_ok=True)
-        raise
-    os.close(fd)
-    try:
-        os.replace(temp, target)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise

@@ -123,9 +123,9 @@ def undo_json(outcome: UndoOutcome) -> dict[str, Any]:
                       "still_staged": list(outcome.still_staged), "message": outcome.message})
 
 
-def error_json(message: str) -> dict[str, Any]:
+def error_json(code: str, message: str) -> dict[str, Any]:
     """The object `--json` prints instead of a result when a command exits 2 (nothing was written)."""
-    return versioned({"error": message})
+    return versioned({"error": {"code": code, "message": message}})
 
 
 def json_text(data: Any) -> str:
