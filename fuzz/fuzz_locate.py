@@ -23,7 +23,16 @@ import atheris
 
 with atheris.instrument_imports(include=["editblocks"]):
     from editblocks.document import Document
-    from editblocks.locate.ladder import DEFAULT_RUNGS, EXACT_ONLY, LADDER, Ambiguous, Found, LocateOptions, NotFound, locate
+    from editblocks.locate.ladder import (
+        DEFAULT_RUNGS,
+        EXACT_ONLY,
+        LADDER,
+        Ambiguous,
+        Found,
+        LocateOptions,
+        NotFound,
+        locate,
+    )
     from editblocks.model import BlockKind, EditBlock, Format, Status
     from editblocks.plan import PlanOptions, Policy, Source, plan_edits
 

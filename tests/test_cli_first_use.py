@@ -27,12 +27,13 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from test_json_schema import assert_conforms
 
 from editblocks import apply as apply_function
 from editblocks import cli, cli_eval
-from editblocks.eval import evaluate
 from editblocks.cli import main
 from editblocks.cli_reports import write_report
+from editblocks.eval import evaluate
 
 from helpers_apply import diff_edit, make_tree, tree_state
 
@@ -285,7 +286,8 @@ def test_every_exit_2_under_json_prints_a_json_error(tmp_path: Path, project: Pa
     result = run(*(arg.format(**names) for arg in args))
     assert result.exit_code == 2
     data = json.loads(result.stdout)
-    assert set(data) == {"error"} and set(data["error"]) == {"code", "message"}
+    assert set(data) == {"schema_version", "error"} and set(data["error"]) == {"code", "message"}
+    assert_conforms("error", data)
     assert data["error"]["code"] == code and data["error"]["message"] in result.stderr
 
 

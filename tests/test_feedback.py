@@ -11,10 +11,10 @@ from click.testing import CliRunner
 
 from editblocks.apply import apply
 from editblocks.cli import main
-from editblocks.report.feedback import feedback_message, reply_format
 from editblocks.model import ApplyResult, Format, Reason, Status
-from editblocks.prompts import PROMPT_FORMATS
 from editblocks.parsing.stream import parse
+from editblocks.prompts import PROMPT_FORMATS
+from editblocks.report.feedback import feedback_message, reply_format
 
 MATH = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n\nx = 1\nx = 1\n"
 

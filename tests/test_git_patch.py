@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from editblocks import cli
 from editblocks.apply import apply
 from editblocks.cli import main
-from editblocks import cli
 from editblocks.cli_reports import write_report
-from editblocks.report.git_patch import git_patch
 from editblocks.model import BlockKind, EditBlock, FileDiff, Format
+from editblocks.report.git_patch import git_patch
 
 from helpers_apply import JOURNAL, diff_edit, make_tree
 

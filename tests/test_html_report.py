@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from editblocks.cli import main
-from editblocks.report.html import apply_html
 from editblocks.model import Diagnostic, Severity, ShellSuggestion
+from editblocks.report.html import apply_html
 
 from helpers_apply import diff_edit, make_tree, run, tree_state
 

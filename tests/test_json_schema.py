@@ -19,18 +19,18 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from jsonschema import Draft202012Validator, ValidationError
+from test_parse_properties import responses
 
 from editblocks import apply, parse, validate
 from editblocks.cli import main
 from editblocks.eval.evaluate import Verdict, find_cases
 from editblocks.locate.ladder import Rung
 from editblocks.model import BlockKind, Format, Reason, Severity, Status
-from editblocks.report.schema import OUTPUT_NAMES, SCHEMA_FILE, output_schema
 from editblocks.paths import RefusalCode
+from editblocks.report.schema import OUTPUT_NAMES, SCHEMA_FILE, output_schema
 from editblocks.report.serialize import SCHEMA_VERSION, apply_json, check_json, error_json, parse_json
 
 from helpers_apply import diff_edit, guillemet, make_tree
-from test_parse_properties import responses
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = Path(__file__).parent / "cases"

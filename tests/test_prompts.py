@@ -27,6 +27,7 @@ from click.testing import CliRunner
 from editblocks.apply import apply
 from editblocks.cli_prompt import prompt_command, render_prompt
 from editblocks.model import BlockKind, EditBlock, Format, Status
+from editblocks.parsing.stream import parse
 from editblocks.prompts import (
     PROMPT_FORMATS,
     example_messages,
@@ -36,7 +37,6 @@ from editblocks.prompts import (
     reminder,
     system_prompt,
 )
-from editblocks.parsing.stream import parse
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "prompts"
 UPDATE_SNAPSHOTS = os.environ.get("EDITBLOCKS_UPDATE_SNAPSHOTS") == "1"

@@ -4,8 +4,6 @@ The public API; everything here is documented in the README.
 """
 
 from editblocks.apply import apply
-from editblocks.report.feedback import feedback_message, reply_format
-from editblocks.report.git_patch import git_patch
 from editblocks.model import (
     ApplyResult,
     BlockCompleted,
@@ -27,11 +25,13 @@ from editblocks.model import (
     Status,
     TextEvent,
 )
-from editblocks.plan import Policy
-from editblocks.prompts import example_messages, reminder, system_prompt
 from editblocks.parsing.render import render
 from editblocks.parsing.stream import StreamParser, parse
 from editblocks.parsing.validate import Validation, validate
+from editblocks.plan import Policy
+from editblocks.prompts import example_messages, reminder, system_prompt
+from editblocks.report.feedback import feedback_message, reply_format
+from editblocks.report.git_patch import git_patch
 
 __all__ = [
     "ApplyResult",

@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 
-from editblocks.report.diffs import unified_diff
+from editblocks.journal import KEEP_RUNS, MAX_BYTES
 from editblocks.model import (
     ApplyResult,
     Diagnostic,
@@ -24,9 +24,9 @@ from editblocks.model import (
     ShellSuggestion,
     Status,
 )
-from editblocks.plan import FilePlan, Plan, PlanOptions, Policy, Source, abort_plan, plan_edits
-from editblocks.journal import KEEP_RUNS, MAX_BYTES
 from editblocks.parsing.assemble import no_op_warning
+from editblocks.plan import FilePlan, Plan, PlanOptions, Policy, Source, abort_plan, plan_edits
+from editblocks.report.diffs import unified_diff
 from editblocks.workspace import FileSnapshot, PlannedWrite, Refusal, Workspace
 
 LOCK_WAIT_SECONDS = 30.0

@@ -8,7 +8,6 @@ unreadable input, with nothing written.
 from __future__ import annotations
 
 import codecs
-import json
 import os
 import stat
 import sys

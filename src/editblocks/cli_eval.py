@@ -27,9 +27,9 @@ from editblocks.eval.evaluate import (
     find_cases,
     report_json,
 )
+from editblocks.eval.replay import ReplayError, import_commit
 from editblocks.model import Format, counted
 from editblocks.plan import Policy
-from editblocks.eval.replay import ReplayError, import_commit
 from editblocks.report.serialize import json_text, versioned
 
 SHOWN_DIFFERENCE_LINES = 20

@@ -26,6 +26,7 @@ from editblocks.locate.ladder import (
     explain_anchor_failure,
     locate,
 )
+from editblocks.locate.line_index import LineIndex
 from editblocks.model import EXACT_ONLY_FORMATS, BlockKind, EditBlock, EditResult, Format, Reason, Status, percent
 
 MIN_ALREADY_APPLIED_CHARS = 12

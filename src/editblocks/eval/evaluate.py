@@ -32,9 +32,9 @@ from typing import Any, Literal
 
 from editblocks.apply import apply
 from editblocks.model import ApplyResult, Format, ParseResult, Status, counted
+from editblocks.parsing.stream import parse
 from editblocks.paths import JOURNAL_DIR
 from editblocks.plan import Policy
-from editblocks.parsing.stream import parse
 
 RESPONSE_FILE = "response.md"
 BEFORE_DIR = "before"

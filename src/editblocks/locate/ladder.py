@@ -31,7 +31,6 @@ from editblocks.locate.fuzzy import (
     verbatim_similarity,
 )
 from editblocks.locate.line_index import LineIndex
-from editblocks.model import percent
 from editblocks.locate.normalize import (
     INDENT_CHARS,
     TAB_WIDTHS,
@@ -47,6 +46,7 @@ from editblocks.locate.normalize import (
     render_indent,
     typographic_characters,
 )
+from editblocks.model import percent
 
 
 class Rung(StrEnum):

@@ -182,7 +182,8 @@ class BlockAssembler:
         leading, old, new, trailing = sections
         if block.indent:
             leading, old, new, trailing = (dedent(part, block.indent) for part in sections)
-        blank = (not leading or leading.isspace()) and (not old or old.isspace()) and (not trailing or trailing.isspace())
+        blank = ((not leading or leading.isspace()) and (not old or old.isspace())
+                 and (not trailing or trailing.isspace()))
         kind = BlockKind.CREATE if blank else BlockKind.EDIT
         path = resolve_known(block.path, self._known, creating=blank) if self._known else block.path
         edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line)

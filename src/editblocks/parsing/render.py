@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from editblocks.model import BlockKind, EditBlock, Format
 from editblocks.parsing.filenames import path_from_line
 from editblocks.parsing.markers import MAX_RUN, STANDARD_RUN, MarkerKind, classify
-from editblocks.model import BlockKind, EditBlock, Format
 
 _LANGUAGES = {
     "py": "python", "js": "javascript", "jsx": "jsx", "ts": "typescript", "tsx": "tsx", "md": "markdown",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from editblocks.parsing.markers import MarkerKind
 from editblocks.model import Diagnostic, Format, HasDiagnostics, ParseResult, Severity
+from editblocks.parsing.markers import MarkerKind
 from editblocks.parsing.stream import DEFAULT_FENCE, StreamParser
 
 

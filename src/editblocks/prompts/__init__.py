@@ -26,8 +26,8 @@ from functools import cache
 from importlib.resources import files
 from string import Template
 
-from editblocks.parsing.fences import XML_FENCE_TAGS
 from editblocks.model import Format
+from editblocks.parsing.fences import XML_FENCE_TAGS
 
 DEFAULT_FENCE = ("```", "```")
 PROMPT_FORMATS = tuple(fmt.value for fmt in Format if fmt is not Format.AUTO)

@@ -12,8 +12,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from editblocks.report.diffs import printable, render_diff
-from editblocks.parsing.catalog import CATALOG
 from editblocks.model import (
     ApplyResult,
     Diagnostic,
@@ -28,6 +26,8 @@ from editblocks.model import (
     preview,
     shared_line_prefix,
 )
+from editblocks.parsing.catalog import CATALOG
+from editblocks.report.diffs import printable, render_diff
 
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from editblocks.parsing.markers import MarkerKind, classify
 from editblocks.model import (
     ApplyResult,
     BlockKind,
@@ -37,6 +36,7 @@ from editblocks.model import (
     counted,
     preview,
 )
+from editblocks.parsing.markers import MarkerKind, classify
 from editblocks.prompts import fix_instructions, quoted_part, reminder
 
 DEFAULT_MAX_CHARS = 6000

@@ -14,10 +14,9 @@ import hashlib
 import os
 import zlib
 from collections.abc import Sequence
-from pathlib import Path
 
-from editblocks.report.diffs import unified_diff
 from editblocks.model import FileDiff
+from editblocks.report.diffs import unified_diff
 from editblocks.workspace import ENCODINGS
 
 NEW_FILE_MODE = "100644"

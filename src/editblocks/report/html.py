@@ -15,9 +15,9 @@ from rich.console import Console, RenderableType
 from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 from rich.text import Text
 
+from editblocks.model import ApplyResult, FileDiff
 from editblocks.report.diffs import printable, render_diff
 from editblocks.report.display import diagnostics_table, outcome_lines, shell_table, summary_counts, summary_line
-from editblocks.model import ApplyResult, FileDiff
 
 _WIDTH = 100_000  # wide enough that rich never wraps a line; the browser scrolls instead
 
