@@ -19,7 +19,7 @@ from pathlib import Path
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from editblocks.apply import apply
+from editblocks.workspace.apply import apply
 from editblocks.locate.ladder import DEFAULT_RUNGS, Ambiguous, Found, LocateOptions, NotFound, Rung, find_near_miss, locate
 from editblocks.model import BlockKind, EditBlock, Format, Status
 from editblocks.plan import Source, plan_edits

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from editblocks.apply import apply
+from editblocks.workspace.apply import apply
 from editblocks.cli import main
 from editblocks.report.git_patch import git_patch, write_patch
 from editblocks.model import BlockKind, EditBlock, FileDiff, Format

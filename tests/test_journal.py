@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from editblocks.journal import Journal, JournalEntry, RunState, fingerprint
+from editblocks.workspace.journal import Journal, JournalEntry, RunState, fingerprint
 
 
 def entry(path: str, old: bytes | None, new: bytes) -> JournalEntry:

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from editblocks import journal as journal_module
+from editblocks.workspace import journal as journal_module
 from editblocks.workspace import (
     CommitOutcome,
     FileSnapshot,

@@ -16,12 +16,12 @@ from typing import Any
 import click
 from rich.console import Console
 
-from editblocks.apply import LOCK_WAIT_SECONDS, apply
+from editblocks.workspace.apply import LOCK_WAIT_SECONDS, apply
 from editblocks.cli_eval import eval_command
 from editblocks.cli_prompt import prompt_command
 from editblocks.cli_schema import schema_command
 from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError
-from editblocks.journal import KEEP_RUNS, MAX_BYTES
+from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES
 from editblocks.model import ApplyResult, Format, ParseResult, Status
 from editblocks.parsing.stream import parse
 from editblocks.parsing.validate import validate

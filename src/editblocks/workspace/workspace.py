@@ -33,9 +33,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
-from editblocks.dirfd import NotAFolder, Tree, owner_of, remove_entry, replace_entry, split, write_new_file
-from editblocks.gitindex import GitError, NoWorkTree, stage, unstage
-from editblocks.journal import (
+from editblocks.workspace.dirfd import NotAFolder, Tree, owner_of, remove_entry, replace_entry, split, write_new_file
+from editblocks.workspace.git import GitError, NoWorkTree, stage, unstage
+from editblocks.workspace.journal import (
     KEEP_RUNS,
     MAX_BYTES,
     DamagedRun,
@@ -46,7 +46,7 @@ from editblocks.journal import (
     fingerprint,
 )
 from editblocks.model import counted
-from editblocks.paths import Refusal, RefusalCode, is_canonical, refusal, resolve_path
+from editblocks.workspace.paths import Refusal, RefusalCode, is_canonical, refusal, resolve_path
 
 __all__ = [
     "ENCODINGS",

@@ -25,8 +25,8 @@ from editblocks.model import (
     Status,
 )
 from editblocks.plan import FilePlan, Plan, PlanOptions, Policy, Source, abort_plan, plan_edits
-from editblocks.journal import KEEP_RUNS, MAX_BYTES
-from editblocks.workspace import FileSnapshot, PlannedWrite, Refusal, Workspace
+from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES
+from editblocks.workspace.workspace import FileSnapshot, PlannedWrite, Refusal, Workspace
 
 LOCK_WAIT_SECONDS = 30.0
 

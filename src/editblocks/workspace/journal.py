@@ -41,7 +41,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from editblocks.dirfd import (
+from editblocks.workspace.dirfd import (
     NotAFolder,
     entry_status,
     open_folder,
@@ -50,8 +50,8 @@ from editblocks.dirfd import (
     replace_entry,
     write_new_file,
 )
-from editblocks.gitindex import Staged
-from editblocks.paths import JOURNAL_DIR
+from editblocks.workspace.git import Staged
+from editblocks.workspace.paths import JOURNAL_DIR
 
 KEEP_RUNS = 20
 MAX_BYTES = 1 << 30  # 1 GiB of saved copies; the newest run is kept whatever its size
