@@ -21,32 +21,32 @@ from __future__ import annotations
 import codecs
 import contextlib
 import errno
-import fcntl
 import os
 import re
 import secrets
 import stat
-import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
-from editblocks.workspace.dirfd import NotAFolder, Tree, owner_of, remove_entry, replace_entry, split, write_new_file
-from editblocks.workspace.git import GitError, NoWorkTree, stage, unstage
-from editblocks.workspace.journal import (
-    KEEP_RUNS,
-    MAX_BYTES,
-    DamagedRun,
-    Journal,
-    JournalEntry,
-    Run,
-    RunState,
-    fingerprint,
+from editblocks.workspace.dirfd import (
+    NotAFolder,
+    Tree,
+    describe,
+    owner_of,
+    remove_entry,
+    replace_entry,
+    split,
+    write_new_file,
 )
+from editblocks.workspace.git import GitError, NoWorkTree, stage, unstage
+from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES, Journal
+from editblocks.workspace.lock import WorkspaceBusy, WorkspaceError, hold
 from editblocks.model import counted
 from editblocks.workspace.paths import Refusal, RefusalCode, is_canonical, refusal, resolve_path
+from editblocks.workspace.records import DamagedRun, JournalEntry, Run, RunState, fingerprint
 
 __all__ = [
     "ENCODINGS",
@@ -61,7 +61,6 @@ __all__ = [
     "WorkspaceError",
 ]
 
-LOCK_POLL_SECONDS = 0.05
 TEMP_STEM_BYTES = 200  # leaves room for ".<stem>.editblocks-xxxxxxxx.tmp" within NAME_MAX
 
 ENCODINGS: dict[str, tuple[bytes, str]] = {
@@ -76,14 +75,6 @@ _WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 _BOM_ORDER = ("utf-16-le-bom", "utf-16-be-bom", "utf-8-sig")
 _UTF32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)
 _TEMP_NAME = re.compile(r"\..*\.editblocks-[0-9a-f]{8}\.tmp", re.DOTALL)
-
-
-class WorkspaceError(Exception):
-    """The workspace cannot be used at all: the root is not a folder, or its lock cannot be created."""
-
-
-class WorkspaceBusy(WorkspaceError):
-    """Another process holds the workspace lock; the CLI reports this and exits."""
 
 
 @dataclass(frozen=True)
@@ -186,7 +177,7 @@ class Workspace:
         try:
             resolved = Path(os.path.realpath(given))
         except OSError as error:
-            raise WorkspaceError(f"{given} cannot be resolved ({_describe(error)})") from None
+            raise WorkspaceError(f"{given} cannot be resolved ({describe(error)})") from None
         if not resolved.is_dir():
             raise WorkspaceError(f"{given} is not a directory")
         self.root = resolved
@@ -208,7 +199,7 @@ class Workspace:
             with Tree(self.root) as tree:
                 current = tree.read(rel)
         except OSError as error:
-            return refusal(path, RefusalCode.UNREADABLE, f"could not be read ({_describe(error)})")
+            return refusal(path, RefusalCode.UNREADABLE, f"could not be read ({describe(error)})")
         if current is None:
             return FileSnapshot(rel, exists=False, text=None, encoding="utf-8", fingerprint=None, mode=None)
         raw, status = current
@@ -243,7 +234,7 @@ class Workspace:
         try:
             tree = Tree(self.root)
         except OSError as error:
-            return _not_written(f"nothing written: the project folder could not be opened ({_describe(error)})")
+            return _not_written(f"nothing written: the project folder could not be opened ({describe(error)})")
         with tree:
             outcome, run = self._commit(tree, writes)
         if run is not None and git_add:
@@ -273,11 +264,11 @@ class Workspace:
         try:
             entries = self._entries(tree, targets)
         except OSError as error:  # a folder on the way became a link or vanished since the check
-            return _not_written(f"nothing written: the folders to write in changed ({_describe(error)})"), None
+            return _not_written(f"nothing written: the folders to write in changed ({describe(error)})"), None
         try:
             run = self._journal.start(entries, [target.old for target in targets])
         except OSError as error:
-            return _not_written(f"nothing written: the undo journal could not be saved ({_describe(error)})"), None
+            return _not_written(f"nothing written: the undo journal could not be saved ({describe(error)})"), None
         failure = self._replace_all(tree, run, targets)
         if failure:
             return _not_written(f"nothing written: {failure}; {self._roll_back(tree, run)}"), None
@@ -292,7 +283,7 @@ class Workspace:
         try:
             current = tree.read(snapshot.rel)
         except OSError as error:
-            return f"nothing written: `{snapshot.rel}` could not be read again before writing ({_describe(error)})"
+            return f"nothing written: `{snapshot.rel}` could not be read again before writing ({describe(error)})"
         old = None if current is None else current[0]
         if (None if old is None else fingerprint(old)) != snapshot.fingerprint:
             return None
@@ -360,7 +351,7 @@ class Workspace:
             step = "recording the run in the journal"
             self._journal.mark(run, RunState.COMMITTED)
         except OSError as error:
-            return f"{_describe(error)} while {step}"
+            return f"{describe(error)} while {step}"
         return ""
 
     def _roll_back(self, tree: Tree, run: Run) -> str:
@@ -392,7 +383,7 @@ class Workspace:
             self._journal.record_staging(replace(run, state=RunState.COMMITTED), staged)
         except OSError as error:
             return replace(outcome, git_error=f"staged the files, but could not record it in the journal "
-                                              f"({_describe(error)}): undo will leave them staged")
+                                              f"({describe(error)}): undo will leave them staged")
         return outcome
 
     # --- undo -------------------------------------------------------------------
@@ -411,7 +402,7 @@ class Workspace:
             records = [record for record in self._journal.records()
                        if not (isinstance(record, Run) and record.state is RunState.UNDONE)]
         except OSError as error:
-            return UndoOutcome((), (), (), f"nothing undone: the journal cannot be read ({_describe(error)})", ok=False)
+            return UndoOutcome((), (), (), f"nothing undone: the journal cannot be read ({describe(error)})", ok=False)
         set_aside = ""
         while records and isinstance(records[0], DamagedRun):
             damaged, records = records[0], records[1:]
@@ -421,7 +412,7 @@ class Workspace:
                 aside = self._journal.set_aside(damaged.run_id)
             except OSError as error:
                 return UndoOutcome((), (), (), f"nothing undone: the damaged run {damaged.run_id} could not be "
-                                               f"set aside ({_describe(error)})", ok=False)
+                                               f"set aside ({describe(error)})", ok=False)
             set_aside += (f"set aside run {damaged.run_id}, whose record is damaged "
                           f"(its saved copies stay in .editblocks/journal/{aside}); ")
             force = False  # --force was spent on the damaged run: the next one gets the usual checks
@@ -435,7 +426,7 @@ class Workspace:
                 outcome = self._undo_run(tree, run, force=force)
         except OSError as error:
             return UndoOutcome((), (), (), f"{set_aside}nothing undone: the project folder could not be opened "
-                                           f"({_describe(error)})", ok=False)
+                                           f"({describe(error)})", ok=False)
         return replace(outcome, message=set_aside + outcome.message)
 
     def _undo_run(self, tree: Tree, run: Run, *, force: bool) -> UndoOutcome:
@@ -452,7 +443,7 @@ class Workspace:
             try:
                 self._journal.mark(run, RunState.UNDONE)
             except OSError as error:
-                problem = f"{_describe(error)} while recording the undo in the journal"
+                problem = f"{describe(error)} while recording the undo in the journal"
         if problem:
             message = f"undo of run {run.run_id} stopped: {problem}; run undo again to finish it"
             return UndoOutcome(tuple(restored), tuple(removed), (), message, ok=False)
@@ -485,7 +476,7 @@ class Workspace:
 
     def interrupted_run(self) -> str | None:
         """The id of a run killed mid-commit, which `undo` must recover before anything else is written."""
-        return next((run.run_id for run in self._journal.runs() if run.state is RunState.PENDING), None)
+        return self._journal.interrupted_run()
 
     def _plan_restore(self, tree: Tree, run: Run, *, force: bool) -> _RestorePlan:
         """Decide, from fingerprints, what each file of ``run`` needs to hold its old bytes again.
@@ -504,7 +495,7 @@ class Workspace:
             try:
                 current = tree.read(entry.path)
             except OSError as error:
-                return _RestorePlan((), (), f"`{entry.path}` could not be read ({_describe(error)})")
+                return _RestorePlan((), (), f"`{entry.path}` could not be read ({describe(error)})")
             now = None if current is None else fingerprint(current[0])
             owner = None if current is None else owner_of(current[1])
             if now == entry.old_fingerprint:
@@ -560,7 +551,7 @@ class Workspace:
                 if found is not None:
                     os.fsync(found)
         except OSError as error:
-            return restored, removed, f"{_describe(error)} while {step}"
+            return restored, removed, f"{describe(error)} while {step}"
         return restored, removed, ""
 
     @staticmethod
@@ -613,8 +604,7 @@ class Workspace:
 
     # --- locking ------------------------------------------------------------------
 
-    @contextmanager
-    def lock(self, *, wait: float = 10.0) -> Iterator[None]:
+    def lock(self, *, wait: float = 10.0) -> AbstractContextManager[None]:
         """Hold the workspace against other processes for one read → plan → commit.
 
         Raises WorkspaceBusy after ``wait`` seconds, or WorkspaceError if the
@@ -622,39 +612,7 @@ class Workspace:
         symlink, not a folder, someone else's). Not re-entrant: a second
         `lock()` in the same process waits like any other.
         """
-        try:
-            fd = self._journal.open_lock()
-        except OSError as error:
-            raise WorkspaceError(f"cannot use the undo journal of {self.root}: {_describe(error)}") from error
-        try:
-            self._acquire(fd, wait)
-            try:
-                yield
-            finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-        finally:
-            os.close(fd)
-
-    def _acquire(self, fd: int, wait: float) -> None:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-                    who = f"process {holder}" if holder.isdigit() else "another process"
-                    raise WorkspaceBusy(
-                        f"{self.root} is busy: {who} is applying edits there; gave up after waiting {wait:g} s"
-                    ) from None
-                time.sleep(min(LOCK_POLL_SECONDS, remaining))
-            else:
-                with contextlib.suppress(OSError):  # the holder's pid only improves the busy message
-                    if self._journal.may_write_pid(fd):  # never truncate what editblocks did not write
-                        os.ftruncate(fd, 0)
-                        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-                return
+        return hold(self._journal.state, wait=wait)
 
 
 def _damaged_message(damaged: DamagedRun, older: Sequence[Run | DamagedRun]) -> str:
@@ -712,10 +670,6 @@ def _temp_name(name: str) -> str:
     while len(os.fsencode(stem)) > TEMP_STEM_BYTES:
         stem = stem[:-1]
     return f".{stem}.editblocks-{secrets.token_hex(4)}.tmp"
-
-
-def _describe(error: OSError) -> str:
-    return error.strerror or str(error)
 
 
 def _not_written(error: str) -> CommitOutcome:
