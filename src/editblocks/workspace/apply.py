@@ -25,8 +25,11 @@ from editblocks.model import (
     Status,
 )
 from editblocks.plan import FilePlan, Plan, PlanOptions, Policy, Source, abort_plan, plan_edits
+from editblocks.workspace.commit import PlannedWrite
 from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES
-from editblocks.workspace.workspace import FileSnapshot, PlannedWrite, Refusal, Workspace
+from editblocks.workspace.paths import Refusal
+from editblocks.workspace.reading import FileSnapshot
+from editblocks.workspace.workspace import Workspace
 
 LOCK_WAIT_SECONDS = 30.0
 
