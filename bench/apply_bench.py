@@ -19,7 +19,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from editblocks.apply import apply
 from editblocks.locate.ladder import (
     DEFAULT_RUNGS,
     Ambiguous,
@@ -30,6 +29,7 @@ from editblocks.locate.ladder import (
     find_near_miss,
     locate,
 )
+from editblocks.workspace.apply import apply
 from editblocks.model import BlockKind, EditBlock, Format, Status
 from editblocks.plan import Source, plan_edits
 from editblocks.workspace import Workspace

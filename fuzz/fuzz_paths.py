@@ -25,7 +25,7 @@ import atheris
 
 with atheris.instrument_imports(include=["editblocks"]):
     from editblocks.parsing.filenames import mentions_path, path_from_line, resolve_known
-    from editblocks.paths import Refusal, name_key, resolve_path
+    from editblocks.workspace.paths import Refusal, name_key, resolve_path
 
 from runner import run
 

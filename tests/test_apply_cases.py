@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from editblocks import BlockKind, EditBlock, Format, Reason, Status, parse
-from editblocks.apply import apply
+from editblocks.workspace.apply import apply
 from editblocks.workspace import Workspace
 
 from helpers_apply import anchored, diff_edit, guillemet, make_tree, run, single, statuses, tree_state
 
-APPLY_MODULE = importlib.import_module("editblocks.apply")  # `editblocks.apply` the attribute is the function
+APPLY_MODULE = importlib.import_module("editblocks.workspace.apply")  # the module, whose `plan_edits` tests replace
 
 
 def read(root: Path, rel: str) -> bytes:

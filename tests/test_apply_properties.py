@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from editblocks import BlockKind, EditBlock, Format, Status
-from editblocks.apply import apply
+from editblocks.workspace.apply import apply
 from editblocks.workspace import Workspace
 
 from helpers_apply import make_tree, tree_state

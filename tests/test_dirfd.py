@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from editblocks.dirfd import NotAFolder, Tree, write_new_file
+from editblocks.workspace.dirfd import NotAFolder, Tree, write_new_file
 
 
 @contextmanager

@@ -16,10 +16,10 @@ import pytest
 from click.testing import CliRunner
 
 from editblocks import parse
-from editblocks.apply import apply
+from editblocks.workspace.apply import apply
 from editblocks.cli import main
 from editblocks.model import Status
-from editblocks.paths import Refusal, RefusalCode, resolve_path
+from editblocks.workspace.paths import Refusal, RefusalCode, resolve_path
 
 from helpers_apply import diff_edit, make_tree, tree_state
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from editblocks.apply import apply
+from editblocks.workspace.apply import apply
 from editblocks.cli import main
 from editblocks.model import ApplyResult, Format, Reason, Status
 from editblocks.parsing.stream import parse

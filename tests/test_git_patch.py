@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from editblocks import cli
-from editblocks.apply import apply
+from editblocks.cli import apply as cli
+from editblocks.workspace.apply import apply
 from editblocks.cli import main
 from editblocks.cli_reports import write_report
 from editblocks.model import BlockKind, EditBlock, FileDiff, Format

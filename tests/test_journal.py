@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from editblocks.journal import Journal, JournalEntry, RunState, fingerprint
+from editblocks.workspace.journal import Journal
+from editblocks.workspace.records import JournalEntry, RunState, fingerprint
 
 
 def entry(path: str, old: bytes | None, new: bytes) -> JournalEntry:

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from editblocks import parse
-from editblocks.apply import apply
+from editblocks.workspace.apply import apply
 from editblocks.cli import main
 from editblocks.workspace import Workspace
 
@@ -82,7 +82,7 @@ KILLED_IN_START = textwrap.dedent(
     """
     import os, signal, sys
     from editblocks import parse
-    from editblocks.apply import apply
+    from editblocks.workspace.apply import apply
     real_replace = os.replace
     def replace(*args, **kwargs):
         os.kill(os.getpid(), signal.SIGKILL)  # the manifest's rename: the copies are saved, the record is not

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from editblocks.paths import Refusal, RefusalCode, is_canonical, name_key, resolve_path
+from editblocks.workspace.paths import Refusal, RefusalCode, is_canonical, name_key, resolve_path
 
 
 def tree_state(top: Path) -> dict[str, tuple[object, ...]]:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from editblocks.apply import apply
+from editblocks.workspace.apply import apply
 from editblocks.cli_prompt import prompt_command, render_prompt
 from editblocks.model import BlockKind, EditBlock, Format, Status
 from editblocks.parsing.stream import parse

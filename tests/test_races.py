@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from editblocks import parse
-from editblocks.apply import apply
+from editblocks.workspace.apply import apply
 from editblocks.model import Status
 from editblocks.workspace import Workspace
 

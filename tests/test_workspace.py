@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from editblocks import journal as journal_module
+from editblocks.workspace import records
 from editblocks.workspace import (
     CommitOutcome,
     FileSnapshot,
@@ -109,7 +109,7 @@ def test_read_plain_utf8_file(ws: Workspace, root: Path) -> None:
     assert snap.rel == "src/a.py"
     assert snap.exists and snap.text == "def a():\n    return 1\n"
     assert snap.encoding == "utf-8"
-    assert snap.fingerprint == journal_module.fingerprint((root / "src" / "a.py").read_bytes())
+    assert snap.fingerprint == records.fingerprint((root / "src" / "a.py").read_bytes())
     assert snap.mode == 0o640
 
 
@@ -614,7 +614,7 @@ def test_manifest_records_each_file(ws: Workspace, root: Path) -> None:
     assert backup.read_bytes() == b"def a():\n    return 1\n"
     assert created["existed"] is False and created["backup"] is None
     assert created["created_dirs"] == ["x", "x/y"]
-    assert created["new_fingerprint"] == journal_module.fingerprint(b"new\n")
+    assert created["new_fingerprint"] == records.fingerprint(b"new\n")
 
 
 # --- interrupted runs (F10) ------------------------------------------------------------------

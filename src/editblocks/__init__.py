@@ -3,7 +3,9 @@
 The public API; everything here is documented in the README.
 """
 
-from editblocks.apply import apply
+from editblocks.workspace.apply import apply
+from editblocks.report.feedback import feedback_message, reply_format
+from editblocks.report.git_patch import git_patch
 from editblocks.model import (
     ApplyResult,
     BlockCompleted,

@@ -18,7 +18,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from editblocks.apply import LOCK_WAIT_SECONDS, apply, without_restated_warnings
+from editblocks.workspace.apply import LOCK_WAIT_SECONDS, apply, without_restated_warnings
 from editblocks.cli_config import add_environment_variables, project_defaults
 from editblocks.cli_eval import eval_command
 from editblocks.cli_prompt import prompt_command
@@ -33,7 +33,7 @@ from editblocks.cli_shared import (
     JsonAwareGroup,
     JsonError,
 )
-from editblocks.journal import KEEP_RUNS, MAX_BYTES
+from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES
 from editblocks.model import ApplyResult, Format, ParseResult, Reason, Status, counted
 from editblocks.parsing.stream import parse
 from editblocks.parsing.validate import validate

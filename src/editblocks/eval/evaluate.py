@@ -30,10 +30,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from editblocks.apply import apply
+from editblocks.workspace.apply import apply
 from editblocks.model import ApplyResult, Format, ParseResult, Status, counted
 from editblocks.parsing.stream import parse
-from editblocks.paths import JOURNAL_DIR
+from editblocks.workspace.paths import JOURNAL_DIR
 from editblocks.plan import Policy
 
 RESPONSE_FILE = "response.md"

@@ -134,6 +134,11 @@ def owner_of(status: os.stat_result) -> tuple[int, int]:
     return status.st_uid, status.st_gid
 
 
+def describe(error: OSError) -> str:
+    """The system's own words for ``error``, as the messages quote it."""
+    return error.strerror or str(error)
+
+
 def split(rel: str) -> tuple[str, str]:
     """`a/b/c.txt` → (`a/b`, `c.txt`); a name at the top level has the folder ""."""
     folder, _, name = rel.rpartition("/")

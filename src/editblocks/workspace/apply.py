@@ -11,7 +11,6 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 
-from editblocks.journal import KEEP_RUNS, MAX_BYTES
 from editblocks.model import (
     ApplyResult,
     Diagnostic,
@@ -27,7 +26,11 @@ from editblocks.model import (
 from editblocks.parsing.assemble import no_op_warning
 from editblocks.plan import FilePlan, Plan, PlanOptions, Policy, Source, abort_plan, plan_edits
 from editblocks.report.diffs import unified_diff
-from editblocks.workspace import FileSnapshot, PlannedWrite, Refusal, Workspace
+from editblocks.workspace.commit import PlannedWrite
+from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES
+from editblocks.workspace.paths import Refusal
+from editblocks.workspace.reading import FileSnapshot
+from editblocks.workspace.workspace import Workspace
 
 LOCK_WAIT_SECONDS = 30.0
 

@@ -5,17 +5,22 @@ restore the index entries too, or the next `git commit` commits the undone
 edit. Each staged file records its index entries before and after `git add`;
 undo puts "before" back only where the index still holds "after", so whatever
 the user staged since is left alone, and named.
+
+`Staged` is part of a run's record; `subprocess` is imported only when git
+runs, so reading records costs no process machinery.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import subprocess
 
 GIT_TIMEOUT_SECONDS = 60.0
 _ENTRY = re.compile(r"[0-7]{6} [0-9a-f]{40}(?:[0-9a-f]{24})? [0-3]")  # `mode object stage` (SHA-1 or SHA-256)
@@ -106,6 +111,8 @@ def _git(top: str, *args: str, stdin: str | None = None) -> str:
 
 
 def _run(where: str, args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    import subprocess  # only when git runs: the journal loads this module for `Staged` alone
+
     try:
         return subprocess.run(
             ["git", "-C", where, *args], input=stdin, capture_output=True, text=True, errors="surrogateescape",

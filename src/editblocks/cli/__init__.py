@@ -1,0 +1,67 @@
+"""The `editblocks` command line: porcelain for people, `--json` and exit codes for scripts.
+
+One module per command group; a command's module is imported only when that
+command runs (or its help is asked for), so `editblocks apply` never loads
+the evaluation harness and `editblocks --help` loads no command at all.
+
+Exit status (README, "Command line"): 0 every block parsed/applied (or was
+already applied), 1 some block failed or was skipped, 2 bad usage or
+unreadable input, with nothing written.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+
+import click
+
+from editblocks.cli.config import add_environment_variables, project_defaults
+from editblocks.cli.shared import ASKS_FOR_JSON, InputError, JsonAwareGroup, JsonError
+
+COMMANDS = {  # name: (module, command object, one-line help shown by `editblocks --help`)
+    "apply": ("apply", "apply_command", "Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files."),
+    "check": ("apply", "check_command", "Validate RESPONSE; with --root, also locate every block, writing nothing."),
+    "eval": ("eval", "eval_command", "Replay recorded answers against their files and score every case."),
+    "formats": ("parse", "formats_command", "Describe every edit format with a tiny example."),
+    "parse": ("parse", "parse_command", "List the edit blocks in RESPONSE (a file, or - for stdin)."),
+    "prompt": ("prompt", "prompt_command", "Print the system prompt (and examples) for an edit format."),
+    "schema": ("schema", "schema_command", "Print the JSON Schema of the --json output (of one command)."),
+    "undo": ("undo", "undo_command", "Undo the last apply under --root, byte for byte."),
+}
+
+
+class LazyGroup(JsonAwareGroup):
+    """Commands are imported on first use; the help listing comes from `COMMANDS` without importing any."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        if cmd_name not in self.commands:
+            module, name, _ = COMMANDS[cmd_name]
+            command: click.Command = getattr(import_module(f"editblocks.cli.{module}"), name)
+            add_environment_variables(cmd_name, command)
+            self.commands[cmd_name] = command
+        return self.commands[cmd_name]
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="editblocks")
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """Parse a language model's edit blocks and apply them safely to files.
+
+    Option defaults can be set in [tool.editblocks] of the nearest pyproject.toml
+    and in EDITBLOCKS_<COMMAND>_<OPTION> variables (see the README).
+    """
+    try:
+        ctx.default_map = project_defaults(main, ctx, Path.cwd())
+    except InputError as error:
+        raise (JsonError(error) if ctx.meta.get(ASKS_FOR_JSON) else error) from None

@@ -1,0 +1,154 @@
+"""What the journal records about a run: one entry per file, the run's state, and the manifest holding them.
+
+A run id is ``<8-digit sequence>-<UTC time>``, so names sort in run order.
+The manifest is replaced atomically, so it is always either the old or the
+new version. It is data on disk that a cloned repository can carry, so it is
+checked before it is believed: a record that fails a check is a `DamagedRun`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from editblocks.workspace.dirfd import open_folder, read_entry, remove_entry, replace_entry, write_new_file
+from editblocks.workspace.git import Staged
+from editblocks.workspace.paths import JOURNAL_DIR
+from editblocks.workspace.state import RUNS
+
+MANIFEST = "manifest.json"
+MANIFEST_VERSION = 1
+MANIFEST_MAX_BYTES = 256 << 20  # far above any real run; a planted giant file is not read into memory
+RUN_NAME = re.compile(r"(\d{8})-\d{8}T\d{6}Z")
+_BACKUP_NAME = re.compile(r"\d{4}\.orig")
+
+
+class RunState(StrEnum):
+    PENDING = "pending"
+    COMMITTED = "committed"
+    UNDONE = "undone"
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One file of a run: enough to put it back whichever state a crash left it in."""
+
+    path: str  # canonical relative path of the target
+    existed: bool
+    backup: str | None  # file name of the copy of the old bytes, inside the run folder
+    old_fingerprint: str | None
+    old_mode: int | None
+    new_fingerprint: str
+    temp: str  # relative path of the temporary file renamed onto the target
+    created_dirs: tuple[str, ...]  # folders this file's write created, outermost first
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "existed": self.existed,
+            "backup": self.backup,
+            "old_fingerprint": self.old_fingerprint,
+            "old_mode": self.old_mode,
+            "new_fingerprint": self.new_fingerprint,
+            "temp": self.temp,
+            "created_dirs": list(self.created_dirs),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> JournalEntry:
+        entry = cls(
+            path=str(data["path"]),
+            existed=bool(data["existed"]),
+            backup=None if data["backup"] is None else str(data["backup"]),
+            old_fingerprint=None if data["old_fingerprint"] is None else str(data["old_fingerprint"]),
+            old_mode=None if data["old_mode"] is None else int(data["old_mode"]),
+            new_fingerprint=str(data["new_fingerprint"]),
+            temp=str(data["temp"]),
+            created_dirs=tuple(str(folder) for folder in data["created_dirs"]),
+        )
+        if entry.existed != (entry.backup is not None) or (
+            entry.backup is not None and not _BACKUP_NAME.fullmatch(entry.backup)
+        ):
+            raise ValueError(f"inconsistent journal entry for {entry.path!r}")
+        return entry
+
+
+@dataclass(frozen=True)
+class Run:
+    run_id: str
+    state: RunState
+    created: str
+    entries: tuple[JournalEntry, ...]
+    staged: tuple[Staged, ...] = ()  # git index entries `--git-add` changed, put back by undo
+
+
+@dataclass(frozen=True)
+class DamagedRun:
+    """A run folder whose record cannot be believed: undo must stop there rather than skip it silently."""
+
+    run_id: str
+    why: str
+
+
+def fingerprint(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_manifest(folder: int, run: Run) -> None:
+    """Replace the run folder's manifest with one recording ``run``, atomically, and fsync the folder."""
+    document: dict[str, Any] = {
+        "version": MANIFEST_VERSION,
+        "run_id": run.run_id,
+        "state": run.state.value,
+        "created": run.created,
+        "files": [entry.to_json() for entry in run.entries],
+    }
+    if run.staged:
+        document["git_index"] = [item.to_json() for item in run.staged]
+    temp = f".{MANIFEST}.{secrets.token_hex(4)}.tmp"
+    write_new_file(folder, temp, json.dumps(document, indent=2).encode("utf-8"))
+    try:
+        replace_entry(folder, temp, MANIFEST)
+    except BaseException:
+        remove_entry(folder, temp)
+        raise
+    os.fsync(folder)
+
+
+def load_run(runs: int, run_id: str) -> Run | DamagedRun | None:
+    """The run recorded in a folder, why its record cannot be believed, or None if it never started."""
+    try:
+        folder = open_folder(runs, run_id, shown=f"{JOURNAL_DIR}/{RUNS}/{run_id}")
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return DamagedRun(run_id, error.strerror or str(error))
+    try:
+        found = read_entry(folder, MANIFEST, shown=MANIFEST, limit=MANIFEST_MAX_BYTES)
+    except OSError as error:
+        return DamagedRun(run_id, f"{MANIFEST} cannot be read: {error.strerror or error}")
+    finally:
+        os.close(folder)
+    if found is None:
+        return None
+    try:
+        document = json.loads(found[0])
+        if document["version"] != MANIFEST_VERSION:
+            return DamagedRun(run_id, f"{MANIFEST} has version {document['version']!r}, not {MANIFEST_VERSION}")
+        if document["run_id"] != run_id:
+            return DamagedRun(run_id, f"{MANIFEST} names another run, {document['run_id']!r}")
+        entries = tuple(JournalEntry.from_json(item) for item in document["files"])
+        staged = tuple(Staged.from_json(item) for item in document.get("git_index", ()))
+        if not {item.path for item in staged} <= {entry.path for entry in entries}:
+            raise ValueError("the git index entries name files the run did not write")
+        return Run(run_id, RunState(document["state"]), str(document["created"]), entries, staged)
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        truncated = isinstance(error, json.JSONDecodeError)
+        what = "is not valid JSON, perhaps cut short" if truncated else f"is incomplete ({error!r})"
+        return DamagedRun(run_id, f"{MANIFEST} {what}")

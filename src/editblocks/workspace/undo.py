@@ -1,0 +1,123 @@
+"""Undo: put back what the most recent run changed, or finish a run that was interrupted, and git's index with it.
+
+Runs are undone newest first, all or nothing: a file changed since the run
+wrote it stops undo unless forced, and so does a run whose record is damaged
+(forced, it is set aside and the run before it is undone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from editblocks.model import counted
+from editblocks.workspace.dirfd import Tree, describe
+from editblocks.workspace.git import GitError, unstage
+from editblocks.workspace.journal import Journal
+from editblocks.workspace.reading import Reader
+from editblocks.workspace.records import DamagedRun, Run, RunState
+from editblocks.workspace.restore import apply_restore, plan_restore
+
+
+@dataclass(frozen=True)
+class UndoOutcome:
+    """What `undo` did; with ``ok`` False, ``message`` says why (and nothing was changed unless it says so)."""
+
+    restored: tuple[str, ...]
+    removed: tuple[str, ...]
+    refused: tuple[str, ...]
+    message: str
+    ok: bool
+    unstaged: tuple[str, ...] = ()  # paths whose git index entries `apply --git-add` changed were put back
+    still_staged: tuple[str, ...] = ()  # paths `apply --git-add` staged whose index entries were left as they are
+
+
+class Undoer:
+    """Undoes the runs of one root's journal, newest first."""
+
+    def __init__(self, reader: Reader, journal: Journal) -> None:
+        self._reader = reader
+        self._journal = journal
+
+    def undo(self, *, force: bool = False) -> UndoOutcome:
+        """Put back what the most recent run not yet undone changed (see `Workspace.undo`)."""
+        try:
+            records = [record for record in self._journal.records()
+                       if not (isinstance(record, Run) and record.state is RunState.UNDONE)]
+        except OSError as error:
+            return UndoOutcome((), (), (), f"nothing undone: the journal cannot be read ({describe(error)})", ok=False)
+        set_aside = ""
+        while records and isinstance(records[0], DamagedRun):
+            damaged, records = records[0], records[1:]
+            if not force:
+                return UndoOutcome((), (), (), _damaged_message(damaged, records), ok=False)
+            try:
+                aside = self._journal.set_aside(damaged.run_id)
+            except OSError as error:
+                return UndoOutcome((), (), (), f"nothing undone: the damaged run {damaged.run_id} could not be "
+                                               f"set aside ({describe(error)})", ok=False)
+            set_aside += (f"set aside run {damaged.run_id}, whose record is damaged "
+                          f"(its saved copies stay in .editblocks/journal/{aside}); ")
+            force = False  # --force was spent on the damaged run: the next one gets the usual checks
+        if not records:
+            return UndoOutcome((), (), (), f"{set_aside}nothing else to undo" if set_aside else "nothing to undo",
+                               ok=bool(set_aside))
+        run = records[0]
+        assert isinstance(run, Run)
+        try:
+            with Tree(self._reader.root) as tree:
+                outcome = self._undo_run(tree, run, force=force)
+        except OSError as error:
+            return UndoOutcome((), (), (), f"{set_aside}nothing undone: the project folder could not be opened "
+                                           f"({describe(error)})", ok=False)
+        return replace(outcome, message=set_aside + outcome.message)
+
+    def _undo_run(self, tree: Tree, run: Run, *, force: bool) -> UndoOutcome:
+        plan = plan_restore(tree, run, self._reader, self._journal, force=force)
+        if plan.problem:
+            return UndoOutcome((), (), (), f"nothing undone: {plan.problem}", ok=False)
+        if plan.refused:
+            reasons = "; ".join(f"`{path}` {why}" for path, why in plan.refused)
+            hint = "" if force else "; run `editblocks undo --force` to restore them anyway, discarding those changes"
+            paths = tuple(path for path, _ in plan.refused)
+            return UndoOutcome((), (), paths, f"nothing undone: {reasons}{hint}", ok=False)
+        restored, removed, problem = apply_restore(tree, run, plan)
+        if not problem:
+            try:
+                self._journal.mark(run, RunState.UNDONE)
+            except OSError as error:
+                problem = f"{describe(error)} while recording the undo in the journal"
+        if problem:
+            message = f"undo of run {run.run_id} stopped: {problem}; run undo again to finish it"
+            return UndoOutcome(tuple(restored), tuple(removed), (), message, ok=False)
+        unstaged, still_staged, index_note = self._unstage(run)
+        verb = "recovered interrupted run" if run.state is RunState.PENDING else "undid run"
+        counts = f"restored {counted(len(restored), 'file')}, removed {counted(len(removed), 'created file')}"
+        message = f"{verb} {run.run_id}: {counts}{index_note}"
+        return UndoOutcome(tuple(restored), tuple(removed), (), message, ok=True, unstaged=unstaged,
+                           still_staged=still_staged)
+
+    def _unstage(self, run: Run) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+        """Put back the index entries the run staged: (unstaged, still staged, the words for the message)."""
+        if not run.staged:
+            return (), (), ""
+        try:
+            unstaged, left = unstage(self._reader.root, run.staged)
+        except GitError as error:
+            left_paths = tuple(item.path for item in run.staged)
+            listed = ", ".join(left_paths)
+            return (), left_paths, f"; could not put back git's index ({error}), so these stay staged: {listed}"
+        note = f"; unstaged {counted(len(unstaged), 'file')}" if unstaged else ""
+        if left:
+            note += (f"; left {', '.join(left)} staged (the index entry changed after the run staged it; "
+                     "`git restore --staged` unstages it)")
+        return unstaged, left, note
+
+
+def _damaged_message(damaged: DamagedRun, older: Sequence[Run | DamagedRun]) -> str:
+    """Why undo stops at a damaged record, and what `--force` would do instead."""
+    earlier = older[0].run_id if older else None
+    then = (f"`editblocks undo --force` sets it aside and undoes run {earlier} instead" if earlier
+            else "there is no earlier run to undo; `editblocks undo --force` sets it aside")
+    return (f"nothing undone: the record of run {damaged.run_id} is damaged ({damaged.why}), so editblocks cannot "
+            f"tell which files it changed (.editblocks/journal/{damaged.run_id} is left as it is); {then}")
