@@ -38,7 +38,7 @@ def run(*args: str, env: dict[str, str] | None = None):
 
 
 def test_pyproject_sets_a_command_option(workdir: Path) -> None:
-    pyproject(workdir, "[tool.editblocks.workspace.apply]\ndry-run = true\n")
+    pyproject(workdir, "[tool.editblocks.apply]\ndry-run = true\n")
     result = run("apply", "answer.md", "--root", "project")
     assert result.exit_code == 0 and "dry run, nothing written" in result.stdout
     assert (workdir / "project" / "a.py").read_text() == "x = 1\n"
@@ -60,7 +60,7 @@ def test_shared_keys_apply_to_every_command_and_paths_are_relative_to_the_file(
 
 
 def test_the_command_line_wins_over_the_environment_which_wins_over_pyproject(workdir: Path) -> None:
-    pyproject(workdir, '[tool.editblocks.workspace.apply]\non-failure = "continue"\n')
+    pyproject(workdir, '[tool.editblocks.apply]\non-failure = "continue"\n')
     two = diff_edit("a.py", ("nowhere\n", "y\n")) + ANSWER
 
     def statuses(*args: str, env: dict[str, str] | None = None) -> list[str]:
@@ -81,14 +81,14 @@ def test_an_environment_variable_alone_sets_a_flag(workdir: Path) -> None:
 
 
 def test_the_nearest_pyproject_counts_even_without_a_table(workdir: Path, tmp_path: Path) -> None:
-    pyproject(tmp_path, "[tool.editblocks.workspace.apply]\ndry-run = true\n")  # further up: hidden by the nearer one
+    pyproject(tmp_path, "[tool.editblocks.apply]\ndry-run = true\n")  # further up: hidden by the nearer one
     pyproject(workdir, "")
     assert run("apply", "answer.md", "--root", "project").exit_code == 0
     assert (workdir / "project" / "a.py").read_text() == "x = 2\n"
 
 
 @pytest.mark.parametrize(("table", "words"), [
-    ("[tool.editblocks.workspace.apply]\nfuzy = true\n", "'fuzy', which is not an option of `editblocks apply`"),
+    ("[tool.editblocks.apply]\nfuzy = true\n", "'fuzy', which is not an option of `editblocks apply`"),
     ("[tool.editblocks.aply]\nfuzzy = true\n", "[tool.editblocks.aply] names no editblocks command"),
     ("[tool.editblocks]\ncolour = true\n", "'colour', which is not an option of any command"),
     ("[tool.editblocks\n", "cannot read"),

@@ -29,7 +29,7 @@ def test_parse_read_and_dry_run_need_neither_fcntl_nor_subprocess(tmp_path: Path
         root = sys.argv[1]
         parsed = editblocks.parse("a.txt\\n<<<<<<< SEARCH\\nold\\n=======\\nnew\\n>>>>>>> REPLACE\\n")
         snapshot = Workspace(root).read("a.txt")
-        outcome = editblocks.workspace.apply(parsed, root, dry_run=True)
+        outcome = editblocks.apply(parsed, root, dry_run=True)
         print(len(parsed.blocks), repr(snapshot.text), repr(outcome.diffs[0].after))
     """, tmp_path)
     assert done.returncode == 0, done.stderr

@@ -38,7 +38,7 @@ def project_defaults(group: click.Group, start: Path) -> dict[str, dict[str, Any
     """click's `default_map` from the `[tool.editblocks]` table of the pyproject.toml nearest to ``start``.
 
     Keys at the top of the table apply to every command that has the option;
-    a sub-table such as `[tool.editblocks.workspace.apply]` to that command alone, and
+    a sub-table such as `[tool.editblocks.apply]` to that command alone, and
     it wins. An unknown command or option is refused in one line (exit 2).
     """
     path = nearest_pyproject(start)
