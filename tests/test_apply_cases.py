@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from editblocks import BlockKind, EditBlock, Format, Reason, Status, parse
-from editblocks.workspace.apply import apply
 from editblocks.workspace import Workspace
+from editblocks.workspace.apply import apply
 
 from helpers_apply import anchored, diff_edit, guillemet, make_tree, run, single, statuses, tree_state
 

@@ -30,10 +30,12 @@ from click.testing import CliRunner
 from test_json_schema import assert_conforms
 
 from editblocks import apply as apply_function
-from editblocks import cli, cli_eval
+from editblocks.cli import apply as cli
+from editblocks.cli import eval as cli_eval
 from editblocks.cli import main
-from editblocks.cli_reports import write_report
+from editblocks.cli.reports import write_report
 from editblocks.eval import evaluate
+from editblocks.workspace import apply as apply_module
 
 from helpers_apply import diff_edit, make_tree, tree_state
 
@@ -261,8 +263,8 @@ def lock_held(project: Path) -> Iterator[None]:
 def test_a_busy_workspace_under_json_is_a_json_error(
     tmp_path: Path, project: Path, lock_held: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli, "apply", functools.partial(apply_function, lock_wait=0.1))
-    monkeypatch.setattr(cli, "LOCK_WAIT_SECONDS", 0.1)
+    monkeypatch.setattr(apply_module, "apply", functools.partial(apply_function, lock_wait=0.1))
+    monkeypatch.setattr(apply_module, "LOCK_WAIT_SECONDS", 0.1)
     before = tree_state(project)
     result = run("apply", answer(tmp_path, APPLIES), "--root", str(project), "--json")
     assert result.exit_code == 2

@@ -19,11 +19,11 @@ import pytest
 from click.testing import CliRunner
 
 from editblocks.cli import apply as cli
-from editblocks.workspace.apply import apply
 from editblocks.cli import main
-from editblocks.cli_reports import write_report
+from editblocks.cli.reports import write_report
 from editblocks.model import BlockKind, EditBlock, FileDiff, Format
 from editblocks.report.git_patch import git_patch
+from editblocks.workspace.apply import apply
 
 from helpers_apply import JOURNAL, diff_edit, make_tree
 

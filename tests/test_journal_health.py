@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from editblocks import parse
-from editblocks.workspace.apply import apply
 from editblocks.cli import main
 from editblocks.workspace import Workspace
+from editblocks.workspace.apply import apply
 
 from helpers_apply import diff_edit, make_tree, tree_state
 

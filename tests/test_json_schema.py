@@ -27,8 +27,8 @@ from editblocks.eval.evaluate import Verdict, find_cases
 from editblocks.locate.ladder import Rung
 from editblocks.model import BlockKind, Format, Reason, Severity, Status
 from editblocks.report.schema import OUTPUT_NAMES, SCHEMA_FILE, output_schema
-from editblocks.workspace.paths import RefusalCode
 from editblocks.report.serialize import SCHEMA_VERSION, apply_json, check_json, error_json, parse_json
+from editblocks.workspace.paths import RefusalCode
 
 from helpers_apply import diff_edit, guillemet, make_tree
 

@@ -24,8 +24,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from editblocks.workspace.apply import apply
-from editblocks.cli_prompt import prompt_command, render_prompt
+from editblocks.cli.prompt import prompt_command, render_prompt
 from editblocks.model import BlockKind, EditBlock, Format, Status
 from editblocks.parsing.stream import parse
 from editblocks.prompts import (
@@ -37,6 +36,7 @@ from editblocks.prompts import (
     reminder,
     system_prompt,
 )
+from editblocks.workspace.apply import apply
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "prompts"
 UPDATE_SNAPSHOTS = os.environ.get("EDITBLOCKS_UPDATE_SNAPSHOTS") == "1"

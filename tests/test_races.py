@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from editblocks import parse
-from editblocks.workspace.apply import apply
 from editblocks.model import Status
 from editblocks.workspace import Workspace
+from editblocks.workspace.apply import apply
 
 from helpers_apply import diff_edit, make_tree, tree_state
 

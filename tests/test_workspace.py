@@ -20,7 +20,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from editblocks.workspace import records
 from editblocks.workspace import (
     CommitOutcome,
     FileSnapshot,
@@ -31,6 +30,7 @@ from editblocks.workspace import (
     Workspace,
     WorkspaceBusy,
     WorkspaceError,
+    records,
 )
 
 JOURNAL = ".editblocks"

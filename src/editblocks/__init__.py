@@ -1,11 +1,18 @@
 """editblocks: turn a language model's edit blocks into safe, verified edits of real files.
 
 The public API; everything here is documented in the README.
+
+Importing the package stays cheap: the data model and the parser load at
+once (they are small and pure), everything else on first use (PEP 562), so
+`import editblocks; editblocks.parse(text)` loads no terminal, fuzzy-matching,
+process or locking library.
 """
 
-from editblocks.workspace.apply import apply
-from editblocks.report.feedback import feedback_message, reply_format
-from editblocks.report.git_patch import git_patch
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from editblocks.model import (
     ApplyResult,
     BlockCompleted,
@@ -20,6 +27,7 @@ from editblocks.model import (
     FileDiff,
     Format,
     ParseResult,
+    Policy,
     Reason,
     Severity,
     ShellSuggested,
@@ -27,13 +35,43 @@ from editblocks.model import (
     Status,
     TextEvent,
 )
-from editblocks.parsing.render import render
 from editblocks.parsing.stream import StreamParser, parse
-from editblocks.parsing.validate import Validation, validate
-from editblocks.plan import Policy
-from editblocks.prompts import example_messages, reminder, system_prompt
-from editblocks.report.feedback import feedback_message, reply_format
-from editblocks.report.git_patch import git_patch
+
+if TYPE_CHECKING:
+    from editblocks.parsing.render import render
+    from editblocks.parsing.validate import Validation, validate
+    from editblocks.prompts import example_messages, reminder, system_prompt
+    from editblocks.report.feedback import feedback_message, reply_format
+    from editblocks.report.git_patch import git_patch
+    from editblocks.workspace.apply import apply
+
+_LAZY = {
+    "Validation": "editblocks.parsing.validate",
+    "apply": "editblocks.workspace.apply",
+    "example_messages": "editblocks.prompts",
+    "feedback_message": "editblocks.report.feedback",
+    "git_patch": "editblocks.report.git_patch",
+    "reminder": "editblocks.prompts",
+    "render": "editblocks.parsing.render",
+    "reply_format": "editblocks.report.feedback",
+    "system_prompt": "editblocks.prompts",
+    "validate": "editblocks.parsing.validate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name's module on first use, then keep the name here so later lookups are plain."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'editblocks' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "ApplyResult",

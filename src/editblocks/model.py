@@ -12,6 +12,14 @@ from enum import StrEnum
 PREVIEW_CHARS = 50
 
 
+class Policy(StrEnum):
+    """What happens to a file's later blocks after one of its blocks fails."""
+
+    CONTINUE = "continue"
+    SKIP_FILE = "skip-file"
+    ABORT = "abort"
+
+
 class Format(StrEnum):
     """The edit formats a response can be written in (README, "Formats")."""
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
 
 from editblocks.document import Document, TextBuffer
 from editblocks.locate.fuzzy import FuzzyLines, score_window
@@ -27,7 +26,17 @@ from editblocks.locate.ladder import (
     locate,
 )
 from editblocks.locate.line_index import LineIndex
-from editblocks.model import EXACT_ONLY_FORMATS, BlockKind, EditBlock, EditResult, Format, Reason, Status, percent
+from editblocks.model import (
+    EXACT_ONLY_FORMATS,
+    BlockKind,
+    EditBlock,
+    EditResult,
+    Format,
+    Policy,
+    Reason,
+    Status,
+    percent,
+)
 
 MIN_ALREADY_APPLIED_CHARS = 12
 MAX_ALREADY_APPLIED_CANDIDATES = 100
@@ -35,14 +44,6 @@ MAX_ALREADY_APPLIED_CHECKS = 10
 ALREADY_APPLIED_SIMILARITY_MARGIN = 0.1
 INDEX_FROM_BLOCK = 4  # a file's 4th block on: index its lines, so many blocks never cost blocks × lines
 MAX_LISTED_CANDIDATES = 10
-
-
-class Policy(StrEnum):
-    """What happens to a file's later blocks after one of its blocks fails."""
-
-    CONTINUE = "continue"
-    SKIP_FILE = "skip-file"
-    ABORT = "abort"
 
 
 def default_policy(fmt: Format) -> Policy:

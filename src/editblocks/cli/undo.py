@@ -6,7 +6,15 @@ import sys
 
 import click
 
-from editblocks.cli.shared import EXIT_FAILED, EXIT_OK, JsonAwareCommand, console, emit_json, root_option, workspace_error
+from editblocks.cli.shared import (
+    EXIT_FAILED,
+    EXIT_OK,
+    JsonAwareCommand,
+    console,
+    emit_json,
+    root_option,
+    workspace_error,
+)
 
 
 @click.command("undo", cls=JsonAwareCommand)

@@ -30,11 +30,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from editblocks.workspace.apply import apply
-from editblocks.model import ApplyResult, Format, ParseResult, Status, counted
+from editblocks.model import ApplyResult, Format, ParseResult, Policy, Status, counted
 from editblocks.parsing.stream import parse
+from editblocks.workspace.apply import apply
 from editblocks.workspace.paths import JOURNAL_DIR
-from editblocks.plan import Policy
 
 RESPONSE_FILE = "response.md"
 BEFORE_DIR = "before"

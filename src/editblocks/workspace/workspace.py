@@ -34,7 +34,7 @@ from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES, Journal
 from editblocks.workspace.lock import WorkspaceError, hold
 from editblocks.workspace.paths import Refusal
 from editblocks.workspace.reading import FileSnapshot, Reader
-from editblocks.workspace.undo import UndoOutcome, Undoer
+from editblocks.workspace.undo import Undoer, UndoOutcome
 
 __all__ = ["Workspace"]
 

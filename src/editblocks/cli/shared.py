@@ -7,9 +7,16 @@ written after the run, 2 bad usage or unusable input, with nothing written.
 
 from __future__ import annotations
 
-from typing import IO, Any
+import os
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Any
 
 import click
+
+from editblocks.model import Format
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -83,3 +90,60 @@ class JsonAwareCommand(click.Command):
             if ctx.params.get("as_json") and not isinstance(error, JsonError):
                 raise JsonError(error) from None
             raise
+
+
+JSON_HELP = "Print JSON (its shape: the JSON Schema shipped with the package, printed by `editblocks schema`)."
+FORMAT_CHOICES = [fmt.value for fmt in Format]
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def console() -> Console:
+    """The terminal for results: no markup guessing, no emoji codes (`x:warning:.py` is a path, not a sign)."""
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True, emoji=False)
+
+
+def emit_json(data: dict[str, Any]) -> None:
+    from editblocks.report.serialize import json_text
+
+    click.echo(json_text(data))
+
+
+def max_bytes_option() -> Decorator:
+    from editblocks.cli.read import DEFAULT_MAX_BYTES
+
+    return click.option(
+        "--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
+        help="Refuse a response larger than this many bytes.",
+    )
+
+
+def format_option() -> Decorator:
+    return click.option(
+        "--format", "format_", type=click.Choice(FORMAT_CHOICES), default="auto", show_default=True,
+        help="Edit format of the response (auto detects it).",
+    )
+
+
+def root_option() -> Decorator:
+    return click.option(
+        "--root", type=click.Path(), default=None, callback=_existing_folder,
+        help="Project root; nothing outside it is ever read or written (default: current folder).",
+    )
+
+
+def _existing_folder(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """`--root` must name a folder: said in one line (exit 2), not in click's usage block."""
+    if value is not None and not os.path.isdir(value):
+        problem = "is not a folder" if os.path.exists(value) else "does not exist"
+        raise InputError(f"--root {value!r} {problem}", code="usage")
+    return value
+
+
+def workspace_error(error: Exception) -> InputError:
+    """A workspace that cannot be used (busy, a linked state folder, not writable): one line, exit 2."""
+    from editblocks.workspace import WorkspaceBusy
+
+    return InputError(str(error), code="workspace-busy" if isinstance(error, WorkspaceBusy) else "workspace")

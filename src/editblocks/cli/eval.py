@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from editblocks.cli_shared import EXIT_FAILED, EXIT_OK, InputError, JsonAwareCommand
+from editblocks.cli.shared import EXIT_FAILED, EXIT_OK, InputError, JsonAwareCommand
 from editblocks.eval.evaluate import (
     PARALLEL_THRESHOLD,
     CaseOutcome,
@@ -28,8 +28,7 @@ from editblocks.eval.evaluate import (
     report_json,
 )
 from editblocks.eval.replay import ReplayError, import_commit
-from editblocks.model import Format, counted
-from editblocks.plan import Policy
+from editblocks.model import Format, Policy, counted
 from editblocks.report.serialize import json_text, versioned
 
 SHOWN_DIFFERENCE_LINES = 20

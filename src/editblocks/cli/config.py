@@ -16,25 +16,24 @@ from typing import Any
 
 import click
 
-from editblocks.cli_shared import InputError
+from editblocks.cli.shared import InputError
 
 ENV_PREFIX = "EDITBLOCKS"
 
 
-def add_environment_variables(group: click.Group) -> None:
-    """Give each option of each command its two variables, `EDITBLOCKS_<COMMAND>_<OPTION>` then `EDITBLOCKS_<OPTION>`.
+def add_environment_variables(command_name: str, command: click.Command) -> None:
+    """Give each option of a command its two variables, `EDITBLOCKS_<COMMAND>_<OPTION>` then `EDITBLOCKS_<OPTION>`.
 
     Named after the option's spelling (`--diff`: `..._DIFF`), which click's
     `auto_envvar_prefix` would name after the Python parameter instead.
     """
-    for command_name, command in group.commands.items():
-        for option_name, option in _options(command).items():
-            if option.envvar is None:
-                variable = option_name.replace("-", "_").upper()
-                option.envvar = [f"{ENV_PREFIX}_{command_name.upper()}_{variable}", f"{ENV_PREFIX}_{variable}"]
+    for option_name, option in _options(command).items():
+        if option.envvar is None:
+            variable = option_name.replace("-", "_").upper()
+            option.envvar = [f"{ENV_PREFIX}_{command_name.upper()}_{variable}", f"{ENV_PREFIX}_{variable}"]
 
 
-def project_defaults(group: click.Group, start: Path) -> dict[str, dict[str, Any]]:
+def project_defaults(group: click.Group, ctx: click.Context, start: Path) -> dict[str, dict[str, Any]]:
     """click's `default_map` from the `[tool.editblocks]` table of the pyproject.toml nearest to ``start``.
 
     Keys at the top of the table apply to every command that has the option;
@@ -45,15 +44,18 @@ def project_defaults(group: click.Group, start: Path) -> dict[str, dict[str, Any
     if path is None:
         return {}
     table = _editblocks_table(path)
+    if not table:
+        return {}
+    commands = {name: group.get_command(ctx, name) for name in group.list_commands(ctx)}
     shared = {key: value for key, value in table.items() if not isinstance(value, dict)}
     per_command = {key: value for key, value in table.items() if isinstance(value, dict)}
-    unknown = sorted(per_command.keys() - group.commands.keys())
+    unknown = sorted(per_command.keys() - commands.keys())
     if unknown:
         raise InputError(f"{path}: [tool.editblocks.{unknown[0]}] names no editblocks command", code="bad-config")
     defaults: dict[str, dict[str, Any]] = {}
     used: set[str] = set()
-    for command_name, command in group.commands.items():
-        options = _options(command)
+    for command_name, command in commands.items():
+        options = _options(command) if command is not None else {}
         chosen = {options[key].name: _value(options[key], value, path) for key, value in shared.items()
                   if key in options}
         used.update(key for key in shared if key in options)

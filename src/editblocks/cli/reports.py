@@ -13,7 +13,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from editblocks.cli_shared import InputError
+from editblocks.cli.shared import InputError
 
 
 def check_report_path(path: str, what: str) -> None:
