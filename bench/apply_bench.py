@@ -29,10 +29,10 @@ from editblocks.locate.ladder import (
     find_near_miss,
     locate,
 )
-from editblocks.workspace.apply import apply
 from editblocks.model import BlockKind, EditBlock, Format, Status
 from editblocks.plan import Source, plan_edits
 from editblocks.workspace import Workspace
+from editblocks.workspace.apply import apply
 
 SEED = 20240611
 VERBS = "load save parse render fetch merge split index scan build check apply clear count drop emit".split()

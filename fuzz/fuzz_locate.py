@@ -33,8 +33,8 @@ with atheris.instrument_imports(include=["editblocks"]):
         NotFound,
         locate,
     )
-    from editblocks.model import BlockKind, EditBlock, Format, Status
-    from editblocks.plan import PlanOptions, Policy, Source, plan_edits
+    from editblocks.model import BlockKind, EditBlock, Format, Policy, Status
+    from editblocks.plan import PlanOptions, Source, plan_edits
 
 from runner import run
 

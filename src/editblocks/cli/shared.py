@@ -42,9 +42,10 @@ class JsonError(click.ClickException):
     one-line message still goes to stderr for a person watching.
     """
 
+    exit_code = EXIT_USAGE  # every error worth a JSON object ends the command before it wrote anything
+
     def __init__(self, error: click.ClickException) -> None:
         super().__init__(error.format_message())
-        self.exit_code = error.exit_code
         self.code = error.code if isinstance(error, InputError) else "usage"
 
     def show(self, file: IO[Any] | None = None) -> None:

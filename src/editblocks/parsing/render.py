@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from editblocks.model import BlockKind, EditBlock, Format
 from editblocks.parsing.filenames import path_from_line
-from editblocks.parsing.markers import MAX_RUN, STANDARD_RUN, MarkerKind, classify
+from editblocks.parsing.markers import MAX_RUN, STANDARD_RUN, Marker, MarkerKind, classify
 
 _LANGUAGES = {
     "py": "python", "js": "javascript", "jsx": "jsx", "ts": "typescript", "tsx": "tsx", "md": "markdown",
@@ -113,7 +113,7 @@ def _texts(block: EditBlock) -> tuple[str, ...]:
     return block.leading, block.old, block.new, block.trailing
 
 
-def _markers(text: str) -> list:
+def _markers(text: str) -> list[Marker]:
     return [marker for line in text.split("\n") if (marker := classify(line)) is not None]
 
 

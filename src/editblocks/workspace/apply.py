@@ -18,13 +18,14 @@ from editblocks.model import (
     EditResult,
     FileDiff,
     ParseResult,
+    Policy,
     Reason,
     Severity,
     ShellSuggestion,
     Status,
 )
 from editblocks.parsing.assemble import no_op_warning
-from editblocks.plan import FilePlan, Plan, PlanOptions, Policy, Source, abort_plan, plan_edits
+from editblocks.plan import FilePlan, Plan, PlanOptions, Source, abort_plan, plan_edits
 from editblocks.report.diffs import unified_diff
 from editblocks.workspace.commit import PlannedWrite
 from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES
