@@ -30,9 +30,9 @@ from click.testing import CliRunner
 from test_json_schema import assert_conforms
 
 from editblocks import apply as apply_function
+from editblocks.cli import COMMANDS, main
 from editblocks.cli import apply as cli
 from editblocks.cli import eval as cli_eval
-from editblocks.cli import main
 from editblocks.cli.reports import write_report
 from editblocks.eval import evaluate
 from editblocks.workspace import apply as apply_module
@@ -346,7 +346,7 @@ def test_eval_uses_every_cpu_by_default() -> None:
 # --- help texts ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", sorted(main.commands))
+@pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_help_names_no_document_that_does_not_ship(command: str) -> None:
     text = run(command, "--help").stdout
     for unshipped in ("SPEC", "docs/", "cli.py", "DESIGN", "CASES.md"):
