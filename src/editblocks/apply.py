@@ -8,12 +8,13 @@ last write, so a concurrent run can neither interleave nor overwrite.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from editblocks.report.diffs import unified_diff
 from editblocks.model import (
     ApplyResult,
+    BlockKind,
     Diagnostic,
     EditBlock,
     EditResult,
@@ -25,6 +26,7 @@ from editblocks.model import (
     Status,
 )
 from editblocks.plan import FilePlan, Plan, PlanOptions, Policy, Source, abort_plan, plan_edits
+from editblocks.project_files import walk_files
 from editblocks.workspace import FileSnapshot, PlannedWrite, Refusal, Workspace
 
 LOCK_WAIT_SECONDS = 30.0
@@ -41,8 +43,12 @@ def apply(
     strict: bool = False,
     git_add: bool = False,
     lock_wait: float = LOCK_WAIT_SECONDS,
+    known_files: Collection[str] | None = None,
 ) -> ApplyResult:
     """Apply edit blocks to the files under `root`; nothing outside it is ever touched.
+
+    ``known_files`` (the project's files, as given to `parse`) is where a missing file's likely intended path is
+    looked up; without it, the root's files are listed for that, only when some file was not found.
 
     Raises `WorkspaceBusy` only if another process holds the workspace for
     longer than `lock_wait` seconds; everything a model can get wrong comes
@@ -53,14 +59,16 @@ def apply(
                           first_match=first_match, strict=strict)
     workspace = Workspace(root)
     if dry_run:
-        return _run(workspace, blocks, shell, diagnostics, options, write=False, git_add=False)
+        return _run(workspace, blocks, shell, diagnostics, options, write=False, git_add=False,
+                    known_files=known_files)
     with workspace.lock(wait=lock_wait):
         interrupted = workspace.interrupted_run()
         if interrupted is not None:
             why = (f"a previous apply was interrupted (journal run {interrupted}); "
                    "run `editblocks undo` to restore its files first")
             return _refused_run(blocks, shell, diagnostics, why)
-        return _run(workspace, blocks, shell, diagnostics, options, write=True, git_add=git_add)
+        return _run(workspace, blocks, shell, diagnostics, options, write=True, git_add=git_add,
+                    known_files=known_files)
 
 
 def _unpack(edits: ParseResult | Sequence[EditBlock]) -> tuple[
@@ -80,12 +88,13 @@ def _run(
     *,
     write: bool,
     git_add: bool,
+    known_files: Collection[str] | None = None,
 ) -> ApplyResult:
     snapshots: dict[str, FileSnapshot] = {}
     sources: dict[str, Source] = {}
     for path in dict.fromkeys(block.path for block in blocks):
         sources[path] = _source(workspace, path, snapshots)
-    plan = plan_edits(blocks, sources, options)
+    plan = plan_edits(blocks, sources, options, _existing_files(workspace, blocks, sources, known_files))
     malformed = [d for d in diagnostics if d.severity is Severity.ERROR]
     if options.policy is Policy.ABORT and malformed and not plan.aborted:
         plan = abort_plan(plan, f"the response has a malformed block (line {malformed[0].line})")
@@ -106,7 +115,18 @@ def _source(workspace: Workspace, path: str, snapshots: dict[str, FileSnapshot])
     if isinstance(read, Refusal):
         return Source(path, None, read.reason, read.code.value)
     snapshots[read.rel] = read
-    return Source(read.rel, read.text)
+    return Source(read.rel, read.text, bom=read.encoding != "utf-8")
+
+
+def _existing_files(workspace: Workspace, blocks: Sequence[EditBlock], sources: dict[str, Source],
+                    known_files: Collection[str] | None) -> Sequence[str]:
+    """The files to suggest from when a block's file does not exist: the known files, else the root's (listed
+    only then: most runs never need it)."""
+    missing = any(block.kind is BlockKind.EDIT and sources[block.path].text is None
+                  and not sources[block.path].refusal for block in blocks)
+    if not missing:
+        return ()
+    return tuple(known_files) if known_files is not None else walk_files(workspace.root)
 
 
 def _not_written(plan: Plan, changed: tuple[str, ...], error: str) -> Plan:

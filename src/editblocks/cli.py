@@ -31,6 +31,7 @@ from editblocks.plan import Policy
 from editblocks.report.serialize import apply_json, check_json, parse_json, undo_json
 from editblocks.parsing.stream import parse
 from editblocks.parsing.validate import validate
+from editblocks.project_files import KnownFilesError, read_known_files
 from editblocks.workspace import UndoOutcome, Workspace, WorkspaceError
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024  # far above any real answer; a guard against runaway or hostile input
@@ -124,6 +125,26 @@ def _root_option(required: bool = False) -> Any:
     )
 
 
+def _known_files_option() -> Any:
+    return click.option(
+        "--known-files", "known_source", default=None, metavar="FILE|-|git",
+        help="The project's files: a file with one path per line, - for stdin, or git for `git ls-files` in the "
+             "root. A misspelt path maps onto the one file it clearly means; a missing file's likely path is named.",
+    )
+
+
+def read_known(source: str | None, root: str | None, response: str) -> list[str] | None:
+    """The paths ``--known-files`` names, or None without the option; unreadable input is a usage error."""
+    if source is None:
+        return None
+    if source == "-" and response == "-":
+        raise InputError("the response and --known-files cannot both be read from standard input")
+    try:
+        return read_known_files(source, root or ".")
+    except KnownFilesError as error:
+        raise InputError(str(error)) from None
+
+
 def _apply_exit(result: ApplyResult) -> int:
     if not result.results:
         return EXIT_FAILED
@@ -155,15 +176,18 @@ def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_ru
 @click.option("--fuzzy", is_flag=True, help="Also accept close (fuzzy) matches.")
 @click.option("--strict", is_flag=True, help="Exact matching only, for every format (as apply --strict).")
 @click.option("--first-match", is_flag=True, help="Take the first of several matches (as apply --first-match).")
+@_known_files_option()
 @_max_bytes_option()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (the apply shape when --root is given).")
 def check_command(response: str, root: str | None, format_: str, fuzzy: bool, strict: bool, first_match: bool,
-                  max_bytes: int, as_json: bool) -> None:
+                  known_source: str | None, max_bytes: int, as_json: bool) -> None:
     """Validate RESPONSE; with --root, also locate every block without writing anything."""
+    known = read_known(known_source, root, response)
     text = read_response(response, max_bytes)
-    validation = validate(text, format_)
+    validation = validate(text, format_, known_files=known)
     if root is not None:
-        result = _run_apply(validation.result, root, dry_run=True, fuzzy=fuzzy, strict=strict, first_match=first_match)
+        result = _run_apply(validation.result, root, dry_run=True, fuzzy=fuzzy, strict=strict, first_match=first_match,
+                            known_files=known)
         result = replace(result, diagnostics=validation.diagnostics)
         _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True)
         sys.exit(EXIT_OK if validation.ok and _apply_exit(result) == EXIT_OK else EXIT_FAILED)
@@ -202,16 +226,19 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, st
 @click.option("--patch", "patch_file", type=click.Path(dir_okay=False), default=None,
               help="Write the change as a patch `git apply` accepts to this file (with --dry-run too: "
                    "the change that would be made); an empty file when nothing changes.")
+@_known_files_option()
 @_max_bytes_option()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (its schema: `editblocks schema apply`).")
 def apply_command(response: str, root: str | None, format_: str, dry_run: bool, show_diffs: bool, strict: bool,
                   fuzzy: bool, first_match: bool, on_failure: str | None, git_add: bool, feedback_file: str | None,
-                  html_file: str | None, patch_file: str | None, max_bytes: int, as_json: bool) -> None:
+                  html_file: str | None, patch_file: str | None, known_source: str | None, max_bytes: int,
+                  as_json: bool) -> None:
     """Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files under --root."""
+    known = read_known(known_source, root, response)
     text = read_response(response, max_bytes)
-    parsed = parse(text, format_)
+    parsed = parse(text, format_, known_files=known)
     result = _run_apply(parsed, root or ".", dry_run=dry_run, policy=on_failure, fuzzy=fuzzy,
-                        first_match=first_match, strict=strict, git_add=git_add)
+                        first_match=first_match, strict=strict, git_add=git_add, known_files=known)
     exit_code = _apply_exit(result)
     reports: list[str] = []  # what became of the report files: after the summary, or in the JSON's notes
     if feedback_file is not None and exit_code != EXIT_OK:

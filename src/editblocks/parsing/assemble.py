@@ -24,9 +24,11 @@ from editblocks.model import (
     BlockStarted,
     EditBlock,
     Format,
+    Reading,
 )
+from editblocks.parsing.dialect import Dialect, read_dialect
 from editblocks.parsing.events import EventSink
-from editblocks.parsing.filenames import resolve_known
+from editblocks.parsing.filenames import misplaced_file_headers, path_from_line, resolve_known
 from editblocks.parsing.lookback import PathLookback
 from editblocks.parsing.markers import (
     GUILLEMET_KINDS,
@@ -35,8 +37,9 @@ from editblocks.parsing.markers import (
     STARTS,
     Marker,
     MarkerKind,
+    is_weak_separator,
 )
-from editblocks.parsing.sections import Divider, OpenBlock, dedent, split_sections
+from editblocks.parsing.sections import Cut, Divider, OpenBlock, dedent, split_sections
 
 FORMAT_STARTS: dict[Format, frozenset[MarkerKind]] = {
     Format.ANCHORED: frozenset({MarkerKind.ANCHORED_START}),
@@ -109,6 +112,7 @@ class BlockAssembler:
         self.block: OpenBlock | None = None
         self._held: _Held | None = None
         self._strict_allowed = True
+        self.rereading = False  # set by the parser while it reads text again; no block then ends early
         self.blocks: list[EditBlock] = []
         self.starts_seen: Counter[MarkerKind] = Counter()
         self.ends_seen: Counter[MarkerKind] = Counter()
@@ -128,28 +132,70 @@ class BlockAssembler:
             shown = resolve_known(path, self._known, creating=False) if path is not None else None
             self._sink.emit(BlockStarted(shown, number, fmt))
 
-    def marker(self, block: OpenBlock, marker: Marker, number: int, line: str) -> None:
-        """A marker line that is structure inside the open ``block``: another start, a divider or an end."""
+    def marker(self, block: OpenBlock, marker: Marker, number: int, line: str) -> tuple[str, int] | None:
+        """A marker line that is structure inside the open ``block``: another start, a divider or an end.
+
+        Returns text the parser must read again as lines outside blocks, and the response line it follows
+        (a block that ended at a second `=======`: what followed it, up to and including this start marker).
+        """
         kind = marker.kind
         if kind in self.starts:
+            tail = self.end_at_second_separator(block, interrupted=True)
+            if tail is not None:
+                return tail[0] + line + "\n", tail[1]
+            self._sink.progress(block, final=True)
             self._error(block.line, f"block at line {block.line} is not closed before the next block at line {number}")
             self.block = None
             self.open(marker, number, line, interrupting=not block.dividers)
-            return
+            return None
         if kind in _DIVIDERS[block.start]:
             block.dividers.append(Divider(len(block.body), kind, marker.length, number, line))
-            return
+            return None
+        self._sink.progress(block, final=True)
         if kind is not _PROPER_END[block.start] or marker.irregular:
             self._warn(number, f"block at line {block.line} ends with an unexpected marker; accepted")
-        self._sink.progress(block)
         self.block = None
         self.ends_seen[block.start] += 1
-        self._complete(block, number)
+        self._complete(block, number, marker.length)
+        return None
+
+    def look_alike(self, block: OpenBlock, marker: Marker, number: int, line: str) -> None:
+        """A separator line that is content for now (another length in a strict block, or 10+ `=`); the caller
+        appends it to the body as a slice of its own, and a block without a real separator may be cut at it."""
+        if marker.kind is MarkerKind.SEPARATOR and block.start is MarkerKind.SEARCH_START:
+            block.look_alikes.append(Divider(len(block.body), marker.kind, marker.length, number, line))
+
+    def end_at_second_separator(self, block: OpenBlock, *, interrupted: bool) -> tuple[str, int] | None:
+        """aider's tolerance: a SEARCH block that never got its end marker ends at its second `=======` when
+        what follows that line is clearly not block text — nothing before the next block, or a closing fence
+        first. Completes the block and returns the lines after the separator (starting with a newline), to be
+        read again outside blocks, with the separator's line; None when the reading is not that clear, and
+        always while text is being read again (so no text is read a third time)."""
+        dividers = block.dividers
+        if self.rereading or block.start is not MarkerKind.SEARCH_START or block.strict or len(dividers) != 2:
+            return None
+        second = dividers[1]
+        tail = "".join(block.body[second.index :])
+        if not _ends_block_text(tail, interrupted):
+            return None
+        self._sink.progress(block, limit=second.index)
+        block.body = block.body[: second.index]
+        block.dividers = dividers[:1]
+        block.look_alikes = [d for d in block.look_alikes if d.index < second.index]
+        block.reported = len(block.body)
+        self.block = None
+        self.ends_seen[block.start] += 1
+        self._warn(second.line, f"block at line {block.line} ends with a second `=======` (line {second.line}) "
+                                "instead of `>>>>>>> REPLACE`; read as its end")
+        self._complete(block, second.line, 0)
+        return "\n" + tail, second.line
 
     def stray(self, marker: Marker, number: int) -> None:
         """A divider or end marker outside any block: counted for the balance check, and either evidence that the
         held block was cut short or a marker without a start."""
         kind = marker.kind
+        if is_weak_separator(marker):
+            return
         if kind in _STRAY_AT_TOP and _STARTED_BY[kind] in self.starts:
             self.ends_seen[_STARTED_BY[kind]] += 1
         if not self._withdraw_if_cut_short(marker, number) and kind in _STRAY_AT_TOP:
@@ -161,32 +207,62 @@ class BlockAssembler:
         lines to read again into it (after its start marker, starting with a newline)."""
         self._strict_allowed = False
         self._sink.progress(block)
-        self.block = replace(block, strict=False, body=[], dividers=[], reported=0)
+        self.block = replace(block, strict=False, body=[], dividers=[], look_alikes=[], reported=0)
         return "\n" + block.text_after_start()
 
     def finish(self) -> None:
         """The response ended: a block still open is an error, a held one is confirmed."""
         block = self.block
         if block is not None:
+            self._sink.progress(block, final=True)
             self._error(block.line, f"block at line {block.line} is not closed (response truncated?)")
             self.block = None
         self._confirm_held()
 
-    def _complete(self, block: OpenBlock, end_line: int) -> None:
-        sections = split_sections(block, self._error)
-        if sections is None:
+    def _complete(self, block: OpenBlock, end_line: int, end_length: int) -> None:
+        cut = split_sections(block, self._error, self._warn)
+        if cut is None:
             return
         if block.path is None:
             self._error(block.line, f"block at line {block.line} has no file path{block.missing_path_hint}")
             return
-        leading, old, new, trailing = sections
+        self._warn_mixed_lengths(block, cut, end_length)
+        readings = list(cut.readings) or [Reading(cut.sections[1], cut.sections[2], "")]
+        leading, _, _, trailing = cut.sections
         if block.indent:
-            leading, old, new, trailing = (dedent(part, block.indent) for part in sections)
+            leading, trailing = dedent(leading, block.indent), dedent(trailing, block.indent)
+            readings = [Reading(dedent(r.old, block.indent), dedent(r.new, block.indent), r.note) for r in readings]
+        dialect = Dialect(tuple((r.old, r.new) for r in readings))
+        if block.start is MarkerKind.SEARCH_START:
+            read = read_dialect(list(dialect.pairs))
+            if isinstance(read, str):
+                self._error(block.line, f"block at line {block.line} {read}")
+                return
+            dialect = read
+        elif block.start is MarkerKind.NEW_FILE_START:
+            for header in misplaced_file_headers(readings[0].new, block.path):
+                self._warn(block.line, f"the new file of the block at line {block.line} holds a `{header}` line: "
+                                       "a file header belongs before a block, so that text may be meant for "
+                                       "another file")
+        old, new = dialect.pairs[0]
         blank = (not leading or leading.isspace()) and (not old or old.isspace()) and (not trailing or trailing.isspace())
         kind = BlockKind.CREATE if blank else BlockKind.EDIT
         path = resolve_known(block.path, self._known, creating=blank) if self._known else block.path
-        edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line)
+        alternatives = tuple(Reading(o, n, r.note) for (o, n), r in zip(dialect.pairs, readings)) if cut.readings else ()
+        edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line, alternatives,
+                         dialect.literal, dialect.line_hint)
         self._held = _Held(edit, block.interrupting, end_line)
+
+    def _warn_mixed_lengths(self, block: OpenBlock, cut: Cut, end_length: int) -> None:
+        """One marker-length rule: a SEARCH block whose separator or end has another length than its start is
+        read as it stands (it has only one reading), and says so."""
+        if block.start is not MarkerKind.SEARCH_START or cut.readings:
+            return
+        lengths = [block.length, cut.separator] + ([end_length] if end_length else [])
+        if len(set(lengths)) > 1:
+            shown = ", ".join(str(n) for n in lengths[:-1]) + f" and {lengths[-1]}"
+            self._warn(block.line, f"block at line {block.line} mixes marker lengths ({shown} characters); read as "
+                                   "its only possible reading; write all its markers with one length")
 
     def _confirm_held(self) -> None:
         held = self._held
@@ -230,6 +306,15 @@ class BlockAssembler:
         """The open block's text so far is reported before the diagnostic, so events keep the response's order."""
         if self.block is not None:
             self._sink.progress(self.block)
+
+
+def _ends_block_text(tail: str, interrupted: bool) -> bool:
+    """Whether ``tail`` (what followed a second `=======`) is clearly not block text: it starts with a fence line
+    (the block's fence closing), or, right before the next block, it is empty or just that block's path line."""
+    lines = [line.strip() for line in tail.split("\n", 16)[:16] if line.strip()]
+    if lines and lines[0].startswith(("```", "~~~", "</")):
+        return True
+    return interrupted and (not lines or len(lines) == 1 and len(tail) < 1024 and path_from_line(lines[0]) is not None)
 
 
 def _structure(start: MarkerKind, starts: frozenset[MarkerKind]) -> frozenset[MarkerKind]:

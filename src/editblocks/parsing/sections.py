@@ -4,6 +4,13 @@ Kept apart from the parser's state machine because the cutting is pure: it
 reads a finished block and either returns its sections or reports, through
 the error callback it is given, why the block cannot be cut unambiguously.
 The event sink reads the same section bounds to report progress per section.
+
+The marker-length rule lives here. Markers of the block's own length are
+preferred; a SEARCH block with no separator of its own kind (a strict 8- or
+9-character block whose separator has another length, or any block whose
+only separator is a run of 10+ `=`) is cut at its one *look-alike*
+separator, with a warning. Where several separators remain, every way to
+cut the block is kept as a `Reading` and the file decides at plan time.
 """
 
 from __future__ import annotations
@@ -11,12 +18,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from editblocks.model import Format, shared_line_prefix
+from editblocks.model import Format, Reading, shared_line_prefix
 from editblocks.parsing.markers import MarkerKind
 
 ErrorSink = Callable[[int, str], None]
 Sections = tuple[str, str, str, str]  # leading, old, new, trailing
+
+MAX_READINGS = 4
+"""Separators a block may hold and still be read every way at plan time; more are reported as malformed."""
 
 SECTION_NAMES: dict[MarkerKind, tuple[str, ...]] = {
     MarkerKind.SEARCH_START: ("old", "new"),
@@ -50,6 +61,9 @@ class OpenBlock:
     interrupting: bool = False  # opened inside a block that had no divider yet: its text may hold markers
     body: list[str] = field(default_factory=list)  # content as slices of whole lines, each ending in a newline
     dividers: list[Divider] = field(default_factory=list)
+    look_alikes: list[Divider] = field(default_factory=list)
+    """Separator lines kept as content (another length in a strict block, or 10+ `=`); each is its own body slice
+    at ``index``. A block with no real separator is cut at one of them."""
     reported: int = 0  # body lines already sent as progress
 
     def text_after_start(self) -> str:
@@ -75,27 +89,106 @@ def section_bounds(block: OpenBlock, since: int = 0) -> list[tuple[str, int, int
     return [(names[min(first + i, len(names) - 1)], cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
 
 
-def split_sections(block: OpenBlock, error: ErrorSink) -> Sections | None:
+class Cut(NamedTuple):
+    """A finished block's sections, and, when its text alone cannot tell where old text ends, every reading of it
+    (the first one is ``sections``); ``separator`` is the length of the separator it was cut at (0: none)."""
+
+    sections: Sections
+    readings: tuple[Reading, ...] = ()
+    separator: int = 0
+
+
+def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut | None:
     """Cut the block body at its dividers, or report why it cannot be cut unambiguously."""
     body, dividers, line = block.body, block.dividers, block.line
     if block.start is MarkerKind.NEW_FILE_START:
-        return "", "", "".join(body), ""
+        return Cut(("", "", "".join(body), ""))
     if block.start is MarkerKind.ANCHORED_START:
-        return _split_anchored(block, error)
+        sections = _split_anchored(block, error)
+        return Cut(sections) if sections is not None else None
+    if block.start is MarkerKind.SEARCH_START:
+        return _split_search(block, error, warn)
     if not dividers:
         error(line, f"block at line {line} has no separator")
         return None
     chosen = _pick_one(dividers, block.length)
     if chosen is None:
-        where = _line_numbers(d.line for d in dividers)
-        error(line, f"block at line {line} has {len(dividers)} separator lines (lines {where}); cannot tell which one "
-                    "divides old from new text. If the text itself contains such lines, write the block with "
-                    "9-character markers (for example `<<<<<<<<< SEARCH`, `=========`, `>>>>>>>>> REPLACE`).")
+        _too_many_separators(block, dividers, error)
         return None
     old, new = "".join(body[: chosen.index]), "".join(body[chosen.index :])
-    if block.start is MarkerKind.GUILLEMET_START:
-        return _split_common_prefix(old, new)
-    return "", old, new, ""
+    return Cut(_split_common_prefix(old, new))
+
+
+def _split_search(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut | None:
+    """SEARCH/REPLACE: one separator, the one of the block's own length among several, or every reading."""
+    line = block.line
+    candidates = block.dividers or block.look_alikes
+    if not candidates:
+        error(line, f"block at line {line} has no separator")
+        return None
+    if len(candidates) == 1:
+        old, new = _around(block, candidates[0])
+        return Cut(("", old, new, ""), separator=candidates[0].length)
+    same_length = [d for d in candidates if d.length == block.length]
+    if len(same_length) == 1 and block.dividers:
+        old, new = _around(block, same_length[0])
+        return Cut(("", old, new, ""), separator=block.length)
+    if len(candidates) > MAX_READINGS:
+        _too_many_separators(block, candidates, error)
+        return None
+    readings = _readings(block, candidates)
+    where = _line_numbers(d.line for d in candidates)
+    warn(line, f"block at line {line} has {len(candidates)} separator lines (lines {where}); each way of reading it "
+               "is tried against the file, and only a reading whose old text the file holds is applied")
+    first = readings[0]
+    return Cut(("", first.old, first.new, ""), tuple(readings))
+
+
+def _readings(block: OpenBlock, candidates: list[Divider]) -> list[Reading]:
+    """Every cut at one of ``candidates``; when the last of two separators stands right before the end marker, it
+    may also be a doubled end (aider reads the second `=======` as one), and a cut whose new text would be that
+    lone separator line is no reading at all."""
+    readings = [Reading(*_around(block, divider), f"the split at the separator on line {divider.line}")
+                for divider in candidates]
+    first, last = candidates[0], candidates[-1]
+    if len(candidates) == 2 and block.dividers and last.index == len(block.body):
+        between = "".join(block.body[first.index : last.index])
+        doubled = Reading(readings[0].old, between, f"the split at line {first.line} with the `=======` on line "
+                                                    f"{last.line} as a stray end")
+        readings = [doubled] + (readings[1:] if not between else readings)
+    return readings
+
+
+def _around(block: OpenBlock, chosen: Divider) -> tuple[str, str]:
+    """The block's text before and after ``chosen``: its other separators are content lines where they stand."""
+    body = block.body
+    if chosen not in block.dividers:  # a look-alike: its line is a body slice of its own
+        return "".join(body[: chosen.index]), "".join(body[chosen.index + 1 :])
+    if len(block.dividers) == 1:
+        return "".join(body[: chosen.index]), "".join(body[chosen.index :])
+    at = block.dividers.index(chosen)
+    return (_with_dividers(body, block.dividers[:at], 0, chosen.index),
+            _with_dividers(body, block.dividers[at + 1 :], chosen.index, len(body)))
+
+
+def _with_dividers(body: list[str], dividers: list[Divider], begin: int, end: int) -> str:
+    """``body[begin:end]`` with the lines of ``dividers`` (all within that range) put back as content."""
+    pieces: list[str] = []
+    position = begin
+    for divider in dividers:
+        pieces.extend(body[position : divider.index])
+        pieces.append(divider.text + "\n")
+        position = divider.index
+    pieces.extend(body[position:end])
+    return "".join(pieces)
+
+
+def _too_many_separators(block: OpenBlock, dividers: list[Divider], error: ErrorSink) -> None:
+    line = block.line
+    where = _line_numbers(d.line for d in dividers)
+    error(line, f"block at line {line} has {len(dividers)} separator lines (lines {where}); cannot tell which one "
+                "divides old from new text. If the text itself contains such lines, write the block with "
+                "9-character markers (for example `<<<<<<<<< SEARCH`, `=========`, `>>>>>>>>> REPLACE`).")
 
 
 def dedent(text: str, indent: str) -> str:

@@ -48,6 +48,7 @@ from editblocks.parsing.events import EventSink
 from editblocks.parsing.fences import Fence, inline_commands, open_fence, shell_commands
 from editblocks.parsing.lookback import PathLookback
 from editblocks.parsing.markers import (
+    MAX_RUN,
     MIN_RUN,
     SPECIAL_FIRST_CHARS,
     STARTS,
@@ -134,6 +135,11 @@ class StreamParser:
             reread = self._assembler.reopen_tolerant(block)
             self._line_no = block.line
             self._process(reread)
+        block = self._assembler.block
+        if block is not None and block.dividers:
+            ended = self._assembler.end_at_second_separator(block, interrupted=False)
+            if ended is not None:
+                self._reread(*ended)
         self._closed = True
         self._assembler.finish()
         self._finish_shell_fence()
@@ -216,14 +222,34 @@ class StreamParser:
                 self._line_no = number
                 line = text[start:newline]
                 marker = classify(line, block.length if block.length < MIN_RUN else 0)
-                if marker is None or marker.kind not in block.structure or (
-                    block.strict and marker.length != block.length
+                if marker is None or marker.kind not in block.structure:
+                    block.body.append(text[start : newline + 1])
+                elif (block.strict and marker.length != block.length) or (
+                    marker.length > MAX_RUN and marker.kind is MarkerKind.SEPARATOR
                 ):
+                    assembler.look_alike(block, marker, number, line)
                     block.body.append(text[start : newline + 1])
                 else:
-                    assembler.marker(block, marker, number, line)
+                    reread = assembler.marker(block, marker, number, line)
+                    if reread is not None:
+                        self._reread(*reread)
                 position = newline + 1
         self._line_no = number
+
+    def _reread(self, text: str, after_line: int) -> None:
+        """Read ``text`` (starting with a newline) again as if it followed response line ``after_line``.
+
+        Used when a block turns out to have ended earlier than the line the parser is at; what followed its
+        real end is read again outside blocks (a path line, a fence, the next block's start). Text is read
+        again at most once: while re-reading, the assembler never ends a block early, so parsing stays linear.
+        """
+        assembler = self._assembler
+        assembler.rereading = True
+        current = self._line_no
+        self._line_no = after_line
+        self._process(text)
+        self._line_no = max(self._line_no, current)
+        assembler.rereading = False
 
     # --- lines outside blocks -----------------------------------------------------
 
