@@ -26,20 +26,20 @@ from editblocks.model import (
     Format,
     Reading,
 )
-from editblocks.parsing.dialect import Dialect, read_dialect
+from editblocks.parsing.dialect import read_dialect
 from editblocks.parsing.events import EventSink
 from editblocks.parsing.filenames import misplaced_file_headers, path_from_line, resolve_known
 from editblocks.parsing.lookback import PathLookback
 from editblocks.parsing.markers import (
+    DIALECT_FIRST_CHARS,
     GUILLEMET_KINDS,
     SPECIAL_FIRST_CHARS,
     STANDARD_RUN,
     STARTS,
     Marker,
     MarkerKind,
-    is_weak_separator,
 )
-from editblocks.parsing.sections import Cut, Divider, OpenBlock, dedent, split_sections
+from editblocks.parsing.sections import NOTHING_HELD, Divider, OpenBlock, dedent, split_sections
 
 FORMAT_STARTS: dict[Format, frozenset[MarkerKind]] = {
     Format.ANCHORED: frozenset({MarkerKind.ANCHORED_START}),
@@ -65,6 +65,8 @@ _DIVIDERS: dict[MarkerKind, frozenset[MarkerKind]] = {
     MarkerKind.ANCHORED_START: frozenset({MarkerKind.DASH, MarkerKind.SEPARATOR}),
     MarkerKind.GUILLEMET_START: frozenset({MarkerKind.GUILLEMET_SEPARATOR}),
 }
+_SEARCH_START, _NEW_FILE_START = MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START  # read per block, kept at hand
+_LOOK_ALIKES = frozenset({MarkerKind.SEPARATOR, MarkerKind.LONG_SEPARATOR})
 _STRAY_AT_TOP = frozenset(
     {MarkerKind.REPLACE_END, MarkerKind.NEW_FILE_END, MarkerKind.GUILLEMET_SEPARATOR, MarkerKind.GUILLEMET_END}
 )
@@ -143,15 +145,19 @@ class BlockAssembler:
             tail = self.end_at_second_separator(block, interrupted=True)
             if tail is not None:
                 return tail[0] + line + "\n", tail[1]
-            self._sink.progress(block, final=True)
+            if self._sink.enabled:
+                self._sink.progress(block, final=True)
             self._error(block.line, f"block at line {block.line} is not closed before the next block at line {number}")
             self.block = None
             self.open(marker, number, line, interrupting=not block.dividers)
             return None
         if kind in _DIVIDERS[block.start]:
             block.dividers.append(Divider(len(block.body), kind, marker.length, number, line))
+            if len(block.dividers) == 2 and block.start is MarkerKind.SEARCH_START:
+                block.held_from = len(block.body)  # it may end here: its progress waits (see EventSink.progress)
             return None
-        self._sink.progress(block, final=True)
+        if self._sink.enabled:
+            self._sink.progress(block, final=True)
         if kind is not _PROPER_END[block.start] or marker.irregular:
             self._warn(number, f"block at line {block.line} ends with an unexpected marker; accepted")
         self.block = None
@@ -162,8 +168,8 @@ class BlockAssembler:
     def look_alike(self, block: OpenBlock, marker: Marker, number: int, line: str) -> None:
         """A separator line that is content for now (another length in a strict block, or 10+ `=`); the caller
         appends it to the body as a slice of its own, and a block without a real separator may be cut at it."""
-        if marker.kind is MarkerKind.SEPARATOR and block.start is MarkerKind.SEARCH_START:
-            block.look_alikes.append(Divider(len(block.body), marker.kind, marker.length, number, line))
+        if marker.kind in _LOOK_ALIKES and block.start is MarkerKind.SEARCH_START:
+            block.look_alikes += (Divider(len(block.body), marker.kind, marker.length, number, line),)
 
     def end_at_second_separator(self, block: OpenBlock, *, interrupted: bool) -> tuple[str, int] | None:
         """aider's tolerance: a SEARCH block that never got its end marker ends at its second `=======` when
@@ -178,10 +184,10 @@ class BlockAssembler:
         tail = "".join(block.body[second.index :])
         if not _ends_block_text(tail, interrupted):
             return None
-        self._sink.progress(block, limit=second.index)
+        self._sink.progress(block)
         block.body = block.body[: second.index]
         block.dividers = dividers[:1]
-        block.look_alikes = [d for d in block.look_alikes if d.index < second.index]
+        block.look_alikes = tuple(d for d in block.look_alikes if d.index < second.index)
         block.reported = len(block.body)
         self.block = None
         self.ends_seen[block.start] += 1
@@ -194,8 +200,6 @@ class BlockAssembler:
         """A divider or end marker outside any block: counted for the balance check, and either evidence that the
         held block was cut short or a marker without a start."""
         kind = marker.kind
-        if is_weak_separator(marker):
-            return
         if kind in _STRAY_AT_TOP and _STARTED_BY[kind] in self.starts:
             self.ends_seen[_STARTED_BY[kind]] += 1
         if not self._withdraw_if_cut_short(marker, number) and kind in _STRAY_AT_TOP:
@@ -207,7 +211,8 @@ class BlockAssembler:
         lines to read again into it (after its start marker, starting with a newline)."""
         self._strict_allowed = False
         self._sink.progress(block)
-        self.block = replace(block, strict=False, body=[], dividers=[], look_alikes=[], reported=0)
+        self.block = replace(block, strict=False, body=[], dividers=[], look_alikes=(), reported=0,
+                             held_from=NOTHING_HELD)
         return "\n" + block.text_after_start()
 
     def finish(self) -> None:
@@ -226,43 +231,50 @@ class BlockAssembler:
         if block.path is None:
             self._error(block.line, f"block at line {block.line} has no file path{block.missing_path_hint}")
             return
-        self._warn_mixed_lengths(block, cut, end_length)
-        readings = list(cut.readings) or [Reading(cut.sections[1], cut.sections[2], "")]
-        leading, _, _, trailing = cut.sections
+        sections, readings, separator = cut
+        leading, old, new, trailing = sections
         if block.indent:
-            leading, trailing = dedent(leading, block.indent), dedent(trailing, block.indent)
-            readings = [Reading(dedent(r.old, block.indent), dedent(r.new, block.indent), r.note) for r in readings]
-        dialect = Dialect(tuple((r.old, r.new) for r in readings))
-        if block.start is MarkerKind.SEARCH_START:
-            read = read_dialect(list(dialect.pairs))
-            if isinstance(read, str):
-                self._error(block.line, f"block at line {block.line} {read}")
-                return
-            dialect = read
-        elif block.start is MarkerKind.NEW_FILE_START:
-            for header in misplaced_file_headers(readings[0].new, block.path):
-                self._warn(block.line, f"the new file of the block at line {block.line} holds a `{header}` line: "
-                                       "a file header belongs before a block, so that text may be meant for "
-                                       "another file")
-        old, new = dialect.pairs[0]
+            leading, old, new, trailing = (dedent(part, block.indent) for part in sections)
+            readings = tuple(Reading(dedent(r.old, block.indent), dedent(r.new, block.indent), r.note)
+                             for r in readings)
+        literal = line_hint = None
+        start = block.start
+        if start is _SEARCH_START:
+            if separator != block.length or end_length and end_length != block.length:
+                self._warn_mixed_lengths(block, separator, bool(readings), end_length)
+            # The dialect's lines start with `:` or a backslash; most blocks have neither, and skip it cheaply.
+            if readings or block.dialect or old[:1] == ":":
+                read = read_dialect([(r.old, r.new) for r in readings] or [(old, new)])
+                if isinstance(read, str):
+                    self._error(block.line, f"block at line {block.line} {read}")
+                    return
+                old, new = read.pairs[0]
+                literal, line_hint = read.literal, read.line_hint
+                if readings:
+                    readings = tuple(Reading(o, n, r.note) for (o, n), r in zip(read.pairs, readings))
+        elif start is _NEW_FILE_START:
+            self._warn_misplaced_headers(block, new)
         blank = (not leading or leading.isspace()) and (not old or old.isspace()) and (not trailing or trailing.isspace())
         kind = BlockKind.CREATE if blank else BlockKind.EDIT
         path = resolve_known(block.path, self._known, creating=blank) if self._known else block.path
-        alternatives = tuple(Reading(o, n, r.note) for (o, n), r in zip(dialect.pairs, readings)) if cut.readings else ()
-        edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line, alternatives,
-                         dialect.literal, dialect.line_hint)
+        edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line, readings, literal, line_hint)
         self._held = _Held(edit, block.interrupting, end_line)
 
-    def _warn_mixed_lengths(self, block: OpenBlock, cut: Cut, end_length: int) -> None:
+    def _warn_mixed_lengths(self, block: OpenBlock, separator: int, several: bool, end_length: int) -> None:
         """One marker-length rule: a SEARCH block whose separator or end has another length than its start is
-        read as it stands (it has only one reading), and says so."""
-        if block.start is not MarkerKind.SEARCH_START or cut.readings:
+        read as it stands when it has only one reading, and says so."""
+        if several:
             return
-        lengths = [block.length, cut.separator] + ([end_length] if end_length else [])
-        if len(set(lengths)) > 1:
-            shown = ", ".join(str(n) for n in lengths[:-1]) + f" and {lengths[-1]}"
-            self._warn(block.line, f"block at line {block.line} mixes marker lengths ({shown} characters); read as "
-                                   "its only possible reading; write all its markers with one length")
+        lengths = [block.length, separator] + ([end_length] if end_length else [])
+        shown = ", ".join(str(n) for n in lengths[:-1]) + f" and {lengths[-1]}"
+        self._warn(block.line, f"block at line {block.line} mixes marker lengths ({shown} characters); read as "
+                               "its only possible reading; write all its markers with one length")
+
+    def _warn_misplaced_headers(self, block: OpenBlock, text: str) -> None:
+        path = block.path or ""
+        for header in misplaced_file_headers(text, path):
+            self._warn(block.line, f"the new file of the block at line {block.line} holds a `{header}` line: a file "
+                                   "header belongs before a block, so that text may be meant for another file")
 
     def _confirm_held(self) -> None:
         held = self._held
@@ -328,11 +340,12 @@ def _structure(start: MarkerKind, starts: frozenset[MarkerKind]) -> frozenset[Ma
 
 @lru_cache(maxsize=32)
 def _candidate_lines(indent_width: int) -> re.Pattern[str]:
-    """Lines inside a block that could be markers: a marker character after at most the block's own indentation.
+    """Lines inside a block that could be markers (or Roo's escaped markers and hints): a marker character, or a
+    backslash or colon, after at most the block's own indentation.
 
     Deeper lines are content (a markdown file's indented `=======`); shallower
     ones still count, so a block whose start marker alone was indented cannot
     swallow the rest of the response.
     """
-    characters = "[" + re.escape("".join(sorted(SPECIAL_FIRST_CHARS))) + "]"
+    characters = "[" + re.escape("".join(sorted(SPECIAL_FIRST_CHARS | DIALECT_FIRST_CHARS))) + "]"
     return re.compile("\n" + (f"[ \t]{{0,{indent_width}}}" if indent_width else "") + characters)

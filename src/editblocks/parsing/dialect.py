@@ -7,12 +7,13 @@ text here and kept as the block's ``line_hint``. A hint line inside the new
 text would be written into the file, so it makes the block malformed.
 
 Roo also escapes a content line that would read as a marker with a
-backslash (``\\=======``, ``\\<<<<<<< SEARCH``, ``\\:start_line:``); such a
-line stands for the marker line itself. The text as written is kept too,
-for a file that itself holds backslash-escaped lines.
+backslash at the start of the line (``\\=======``, ``\\<<<<<<< SEARCH``,
+``\\:start_line:``); such a line stands for the marker line itself. The text
+as written is kept too, for a file that itself holds backslash-escaped lines.
 
-Pure functions on finished section texts; cheap when the dialect is absent
-(a prefix test and one substring search per text).
+Pure functions on finished section texts. The parser calls them only for a
+block with a content line starting with `\\` or `:` (its hot loop notes such
+lines), so ordinary blocks cost nothing here.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from editblocks.parsing.markers import classify
 
 _HINT_WORDS = (":start_line:", ":end_line:")
-_ESCAPE_CANDIDATE = re.compile(r"^[ \t]*\\(?=[<=>+\-:«═»])", re.MULTILINE)
+_ESCAPE_CANDIDATE = re.compile(r"^\\(?=[<=>+\-:«═»])", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def _hint_line_in(text: str) -> str | None:
     if "_line:" not in text:
         return None
     for line in text.split("\n"):
-        if _hint(line) is not None:
+        if line[:1] == ":" and _hint(line) is not None:
             return line.strip()
     return None
 
@@ -105,7 +106,8 @@ def _start_from_end(end: int | None, old: str) -> int | None:
 
 
 def _unescape(text: str) -> str:
-    """``\\=======`` (after any indentation) becomes ``=======``: a backslash before a marker or hint line goes."""
+    """``\\=======`` becomes ``=======``: a backslash starting a line before a marker or hint line goes (Roo
+    escapes at the start of a line only; an indented marker line is text anyway)."""
     if "\\" not in text:
         return text
     pieces: list[str] = []
@@ -127,7 +129,6 @@ def _unescape(text: str) -> str:
 def holds_escaped_markers(lines: list[str]) -> bool:
     """Whether a file's lines include a backslash-escaped marker or hint line: such a file means them literally."""
     for line in lines:
-        text = line.lstrip(" \t")
-        if text[:1] == "\\" and (classify(text[1:]) is not None or _hint(text[1:]) is not None):
+        if line[:1] == "\\" and (classify(line[1:]) is not None or _hint(line[1:]) is not None):
             return True
     return False

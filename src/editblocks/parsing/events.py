@@ -19,7 +19,6 @@ from editblocks.model import (
     ShellSuggestion,
     TextEvent,
 )
-from editblocks.parsing.markers import MarkerKind
 from editblocks.parsing.sections import SECTION_NAMES, OpenBlock, section_bounds
 
 
@@ -66,19 +65,19 @@ class EventSink:
         if self.enabled:
             self.emit(DiagnosticEvent(diagnostic))
 
-    def progress(self, block: OpenBlock, *, final: bool = False, limit: int | None = None) -> None:
+    def progress(self, block: OpenBlock, final: bool = False) -> None:
         """Report the block's text not yet sent, per section, before whatever ends it or comes next.
 
-        Text after a SEARCH block's second separator is held back until the block ends (``final``): the
-        block may turn out to have ended at that separator, and then that text is read again outside it.
-        ``limit`` reports only up to that body position.
+        Text from ``block.held_from`` on (after a SEARCH block's second separator) is held back until the block
+        ends (``final``): the block may turn out to have ended at that separator, and then that text is read
+        again outside it. Called once per fed chunk, so the usual case costs one extra comparison.
         """
         if not self.enabled:
             return
         body, reported, dividers = block.body, block.reported, block.dividers
-        end = len(body) if limit is None else limit
-        if not final and len(dividers) > 1 and block.start is MarkerKind.SEARCH_START:
-            end = min(end, dividers[1].index)
+        end = len(body)
+        if end > block.held_from and not final:
+            end = block.held_from
         if reported >= end:
             return
         self._flush_text()

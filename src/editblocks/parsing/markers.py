@@ -8,8 +8,8 @@ characters) and say so in `irregular`, so the parser can warn instead of
 silently ignoring the block; bare runs (`=======`, `-------`, `>>>>>>>`) need
 exactly 5 to 9 characters because such lines are common in ordinary text.
 The one exception is a run of 10 or more `=` (Cline writes `==========`): it
-is classified as a *weak* separator, which the parser takes only in a block
-that has no other separator.
+is a `LONG_SEPARATOR`, never structure by itself; the parser cuts a block at
+one only when the block has no other separator.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ class MarkerKind(StrEnum):
     ANCHORED_START = "anchored start"
     GUILLEMET_START = "guillemet start"
     SEPARATOR = "separator"
+    LONG_SEPARATOR = "long separator"  # 10+ `=`: a separator only where a block has no other
     DASH = "dash"
     GUILLEMET_SEPARATOR = "guillemet separator"
     REPLACE_END = "replace end"
@@ -46,6 +47,8 @@ GUILLEMET_KINDS = frozenset({MarkerKind.GUILLEMET_START, MarkerKind.GUILLEMET_SE
 # The first character of every line that could be a marker or a fence; the
 # parser's hot loop tests only this before doing any real work on a line.
 SPECIAL_FIRST_CHARS = frozenset("<=>-+«═»`~")
+# Inside a block, lines starting with these may also be Roo Code's dialect (`\=======`, `:start_line:5`).
+DIALECT_FIRST_CHARS = frozenset("\\:")
 
 _KEYWORDS: dict[str, dict[str, MarkerKind]] = {
     "<": {
@@ -115,7 +118,7 @@ def _classify(line: str, short_run: int) -> Marker | None:
     if not rest.strip():
         bare = _BARE.get(char)
         if bare is MarkerKind.SEPARATOR and run > MAX_RUN:
-            return Marker(bare, run, f"{run} `=` characters instead of {MIN_RUN} to {MAX_RUN}")
+            return Marker(MarkerKind.LONG_SEPARATOR, run, f"{run} `=` characters instead of {MIN_RUN} to {MAX_RUN}")
         if bare is None or not (MIN_RUN <= run <= MAX_RUN or run == short_run):
             return None
         return Marker(bare, run)
@@ -131,11 +134,6 @@ def _classify(line: str, short_run: int) -> Marker | None:
             and (MIN_RUN <= run <= MAX_RUN or char in _GUILLEMET_CHARS)):
         return Marker(kind, run)
     return Marker(kind, run, _irregularity(char, run, rest, word, stray_lt))
-
-
-def is_weak_separator(marker: Marker) -> bool:
-    """A separator of 10 or more `=`: structure only where a block has no other separator."""
-    return marker.kind is MarkerKind.SEPARATOR and marker.length > MAX_RUN
 
 
 def _irregularity(char: str, run: int, rest: str, word: str, stray_lt: bool) -> str:

@@ -18,14 +18,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
-
 from editblocks.model import Format, Reading, shared_line_prefix
 from editblocks.parsing.markers import MarkerKind
 
 ErrorSink = Callable[[int, str], None]
 Sections = tuple[str, str, str, str]  # leading, old, new, trailing
 
+_SEARCH_START = MarkerKind.SEARCH_START  # compared once per block, kept at hand
+NOTHING_HELD = 1 << 62
 MAX_READINGS = 4
 """Separators a block may hold and still be read every way at plan time; more are reported as malformed."""
 
@@ -61,10 +61,12 @@ class OpenBlock:
     interrupting: bool = False  # opened inside a block that had no divider yet: its text may hold markers
     body: list[str] = field(default_factory=list)  # content as slices of whole lines, each ending in a newline
     dividers: list[Divider] = field(default_factory=list)
-    look_alikes: list[Divider] = field(default_factory=list)
+    look_alikes: tuple[Divider, ...] = ()
     """Separator lines kept as content (another length in a strict block, or 10+ `=`); each is its own body slice
     at ``index``. A block with no real separator is cut at one of them."""
     reported: int = 0  # body lines already sent as progress
+    held_from: int = NOTHING_HELD  # body position from which progress waits for the block's end (see EventSink)
+    dialect: bool = False  # a content line starts with `\` or `:` (maybe Roo's escaped markers or hints)
 
     def text_after_start(self) -> str:
         """The block's lines after its start marker, as written (content and dividers interleaved)."""
@@ -89,25 +91,26 @@ def section_bounds(block: OpenBlock, since: int = 0) -> list[tuple[str, int, int
     return [(names[min(first + i, len(names) - 1)], cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
 
 
-class Cut(NamedTuple):
-    """A finished block's sections, and, when its text alone cannot tell where old text ends, every reading of it
-    (the first one is ``sections``); ``separator`` is the length of the separator it was cut at (0: none)."""
-
-    sections: Sections
-    readings: tuple[Reading, ...] = ()
-    separator: int = 0
+Cut = tuple[Sections, tuple[Reading, ...], int]
+"""A finished block's sections; when its text alone cannot tell where old text ends, every reading of it (the
+first one is the sections'); and the length of the separator it was cut at (0: none). A plain tuple: one is made
+per block, on the parser's hot path."""
 
 
 def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut | None:
     """Cut the block body at its dividers, or report why it cannot be cut unambiguously."""
     body, dividers, line = block.body, block.dividers, block.line
-    if block.start is MarkerKind.NEW_FILE_START:
-        return Cut(("", "", "".join(body), ""))
-    if block.start is MarkerKind.ANCHORED_START:
-        sections = _split_anchored(block, error)
-        return Cut(sections) if sections is not None else None
-    if block.start is MarkerKind.SEARCH_START:
+    start = block.start
+    if start is _SEARCH_START:
+        if len(dividers) == 1:  # the common case, kept cheap
+            divider = dividers[0]
+            return ("", "".join(body[: divider.index]), "".join(body[divider.index :]), ""), (), divider.length
         return _split_search(block, error, warn)
+    if start is MarkerKind.NEW_FILE_START:
+        return ("", "", "".join(body), ""), (), 0
+    if start is MarkerKind.ANCHORED_START:
+        sections = _split_anchored(block, error)
+        return (sections, (), 0) if sections is not None else None
     if not dividers:
         error(line, f"block at line {line} has no separator")
         return None
@@ -116,23 +119,23 @@ def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut |
         _too_many_separators(block, dividers, error)
         return None
     old, new = "".join(body[: chosen.index]), "".join(body[chosen.index :])
-    return Cut(_split_common_prefix(old, new))
+    return _split_common_prefix(old, new), (), 0
 
 
 def _split_search(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut | None:
     """SEARCH/REPLACE: one separator, the one of the block's own length among several, or every reading."""
     line = block.line
-    candidates = block.dividers or block.look_alikes
+    candidates = list(block.dividers or block.look_alikes)
     if not candidates:
         error(line, f"block at line {line} has no separator")
         return None
     if len(candidates) == 1:
         old, new = _around(block, candidates[0])
-        return Cut(("", old, new, ""), separator=candidates[0].length)
+        return ("", old, new, ""), (), candidates[0].length
     same_length = [d for d in candidates if d.length == block.length]
     if len(same_length) == 1 and block.dividers:
         old, new = _around(block, same_length[0])
-        return Cut(("", old, new, ""), separator=block.length)
+        return ("", old, new, ""), (), block.length
     if len(candidates) > MAX_READINGS:
         _too_many_separators(block, candidates, error)
         return None
@@ -141,7 +144,7 @@ def _split_search(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut | 
     warn(line, f"block at line {line} has {len(candidates)} separator lines (lines {where}); each way of reading it "
                "is tried against the file, and only a reading whose old text the file holds is applied")
     first = readings[0]
-    return Cut(("", first.old, first.new, ""), tuple(readings))
+    return ("", first.old, first.new, ""), tuple(readings), 0
 
 
 def _readings(block: OpenBlock, candidates: list[Divider]) -> list[Reading]:

@@ -48,7 +48,7 @@ from editblocks.parsing.events import EventSink
 from editblocks.parsing.fences import Fence, inline_commands, open_fence, shell_commands
 from editblocks.parsing.lookback import PathLookback
 from editblocks.parsing.markers import (
-    MAX_RUN,
+    DIALECT_FIRST_CHARS,
     MIN_RUN,
     SPECIAL_FIRST_CHARS,
     STARTS,
@@ -222,11 +222,11 @@ class StreamParser:
                 self._line_no = number
                 line = text[start:newline]
                 marker = classify(line, block.length if block.length < MIN_RUN else 0)
-                if marker is None or marker.kind not in block.structure:
+                if marker is None:
+                    if line.lstrip()[:1] in DIALECT_FIRST_CHARS:
+                        block.dialect = True
                     block.body.append(text[start : newline + 1])
-                elif (block.strict and marker.length != block.length) or (
-                    marker.length > MAX_RUN and marker.kind is MarkerKind.SEPARATOR
-                ):
+                elif marker.kind not in block.structure or (block.strict and marker.length != block.length):
                     assembler.look_alike(block, marker, number, line)
                     block.body.append(text[start : newline + 1])
                 else:
