@@ -159,6 +159,16 @@ def test_marker_length_matrix(opener: int, separator: int, closer: int) -> None:
     assert len(mixed) == (0 if opener == separator == closer else 1)
 
 
+def test_a_strict_block_ended_at_another_length_never_lends_its_path_to_the_next_block() -> None:
+    answer = (f"a.py\n{'<' * 9} SEARCH\nx = 1\n{SEPARATOR}\nx = 2\n{REPLACE}\n\n"
+              f"b.py\n{'<' * 9} SEARCH\ny = 1\n{'=' * 9}\ny = 2\n{'>' * 9} REPLACE\n")
+    parsed = parse(answer)
+    assert [(b.path, b.old, b.new) for b in parsed.blocks] == [("a.py", "x = 1\n", "x = 2\n"),
+                                                                ("b.py", "y = 1\n", "y = 2\n")]
+    assert not errors(parsed)
+    assert all(streamed(answer, size) == parsed for size in (1, 4, 9))
+
+
 def test_a_strict_block_keeps_marker_lines_of_other_lengths_as_text() -> None:
     content = f"Title\n{SEPARATOR}\n"
     answer = f"NOTES.md\n{'<' * 8} SEARCH\n{content}{'=' * 8}\nNew {content}{'>' * 8} REPLACE\n"

@@ -67,6 +67,9 @@ _DIVIDERS: dict[MarkerKind, frozenset[MarkerKind]] = {
 }
 _SEARCH_START, _NEW_FILE_START = MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START  # read per block, kept at hand
 _LOOK_ALIKES = frozenset({MarkerKind.SEPARATOR, MarkerKind.LONG_SEPARATOR})
+_OFF_LENGTH_STRUCTURE = frozenset(
+    {MarkerKind.REPLACE_END, MarkerKind.BARE_END, MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START}
+)
 _STRAY_AT_TOP = frozenset(
     {MarkerKind.REPLACE_END, MarkerKind.NEW_FILE_END, MarkerKind.GUILLEMET_SEPARATOR, MarkerKind.GUILLEMET_END}
 )
@@ -142,7 +145,7 @@ class BlockAssembler:
         """
         kind = marker.kind
         if kind in self.starts:
-            tail = self.end_at_second_separator(block, interrupted=True)
+            tail = self.end_at_second_separator(block, interrupted=True) or self.end_at_look_alike_end(block)
             if tail is not None:
                 return tail[0] + line + "\n", tail[1]
             if self._sink.enabled:
@@ -166,10 +169,36 @@ class BlockAssembler:
         return None
 
     def look_alike(self, block: OpenBlock, marker: Marker, number: int, line: str) -> None:
-        """A separator line that is content for now (another length in a strict block, or 10+ `=`); the caller
-        appends it to the body as a slice of its own, and a block without a real separator may be cut at it."""
-        if marker.kind in _LOOK_ALIKES and block.start is MarkerKind.SEARCH_START:
-            block.look_alikes += (Divider(len(block.body), marker.kind, marker.length, number, line),)
+        """A marker line that is content for now (another length in a strict block, or 10+ `=`); the caller
+        appends it to the body as a slice of its own. A SEARCH block without a real separator may be cut at such
+        a separator, and a strict one that never gets its own end may end at such an end marker."""
+        if block.start is not MarkerKind.SEARCH_START:
+            return
+        kind = marker.kind
+        if kind in _LOOK_ALIKES or block.strict and kind in _OFF_LENGTH_STRUCTURE:
+            block.look_alikes.append(Divider(len(block.body), kind, marker.length, number, line))
+            if kind in _ENDS[MarkerKind.SEARCH_START] and not block.dividers and block.held_from == NOTHING_HELD:
+                block.held_from = len(block.body)  # it may end here: its progress waits (see EventSink.progress)
+
+    def end_at_look_alike_end(self, block: OpenBlock) -> tuple[str, int] | None:
+        """The one marker-length rule for a strict (8-9 character) SEARCH block that never gets its own end: when
+        its text holds exactly one separator and then one end marker of another length (and nothing else that
+        looks like a marker), those are its structure. Completes the block and returns the lines after that end
+        (starting with a newline), to be read again outside blocks, with the end's line; else None."""
+        looks = block.look_alikes
+        if (self.rereading or not block.strict or block.dividers or len(looks) != 2
+                or looks[0].kind not in _LOOK_ALIKES or looks[1].kind not in _ENDS[MarkerKind.SEARCH_START]):
+            return None
+        end = looks[1]
+        tail = "".join(block.body[end.index + 1 :])
+        self._sink.progress(block)
+        block.body = block.body[: end.index]
+        block.look_alikes = looks[:1]
+        block.reported = len(block.body)
+        self.block = None
+        self.ends_seen[block.start] += 1
+        self._complete(block, end.line, end.length)
+        return "\n" + tail, end.line
 
     def end_at_second_separator(self, block: OpenBlock, *, interrupted: bool) -> tuple[str, int] | None:
         """aider's tolerance: a SEARCH block that never got its end marker ends at its second `=======` when
@@ -187,7 +216,7 @@ class BlockAssembler:
         self._sink.progress(block)
         block.body = block.body[: second.index]
         block.dividers = dividers[:1]
-        block.look_alikes = tuple(d for d in block.look_alikes if d.index < second.index)
+        block.look_alikes = [d for d in block.look_alikes if d.index < second.index]
         block.reported = len(block.body)
         self.block = None
         self.ends_seen[block.start] += 1
@@ -211,7 +240,7 @@ class BlockAssembler:
         lines to read again into it (after its start marker, starting with a newline)."""
         self._strict_allowed = False
         self._sink.progress(block)
-        self.block = replace(block, strict=False, body=[], dividers=[], look_alikes=(), reported=0,
+        self.block = replace(block, strict=False, body=[], dividers=[], look_alikes=[], reported=0,
                              held_from=NOTHING_HELD)
         return "\n" + block.text_after_start()
 

@@ -25,6 +25,7 @@ ErrorSink = Callable[[int, str], None]
 Sections = tuple[str, str, str, str]  # leading, old, new, trailing
 
 _SEARCH_START = MarkerKind.SEARCH_START  # compared once per block, kept at hand
+_SEPARATOR_KINDS = frozenset({MarkerKind.SEPARATOR, MarkerKind.LONG_SEPARATOR})
 NOTHING_HELD = 1 << 62
 MAX_READINGS = 4
 """Separators a block may hold and still be read every way at plan time; more are reported as malformed."""
@@ -61,7 +62,7 @@ class OpenBlock:
     interrupting: bool = False  # opened inside a block that had no divider yet: its text may hold markers
     body: list[str] = field(default_factory=list)  # content as slices of whole lines, each ending in a newline
     dividers: list[Divider] = field(default_factory=list)
-    look_alikes: tuple[Divider, ...] = ()
+    look_alikes: list[Divider] = field(default_factory=list)
     """Separator lines kept as content (another length in a strict block, or 10+ `=`); each is its own body slice
     at ``index``. A block with no real separator is cut at one of them."""
     reported: int = 0  # body lines already sent as progress
@@ -125,7 +126,7 @@ def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut |
 def _split_search(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut | None:
     """SEARCH/REPLACE: one separator, the one of the block's own length among several, or every reading."""
     line = block.line
-    candidates = list(block.dividers or block.look_alikes)
+    candidates = block.dividers or [d for d in block.look_alikes if d.kind in _SEPARATOR_KINDS]
     if not candidates:
         error(line, f"block at line {line} has no separator")
         return None

@@ -131,6 +131,10 @@ class StreamParser:
                 self._warn(1, "the response breaks its lines with bare CR characters; they were read as line breaks")
             self._process("\n" + (tail[:-1] if tail.endswith(("\r", "\n")) else tail) + "\n")
         block = self._assembler.block
+        ended = self._assembler.end_at_look_alike_end(block) if block is not None else None
+        if ended is not None:
+            self._reread(*ended)
+        block = self._assembler.block
         if block is not None and block.strict:
             reread = self._assembler.reopen_tolerant(block)
             self._line_no = block.line
