@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from editblocks import Severity, StreamParser, parse, render
 from editblocks.cli import main
+
 from helpers_apply import make_tree, run, single
 
 SEARCH, SEPARATOR, REPLACE = "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE"

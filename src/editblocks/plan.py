@@ -425,7 +425,8 @@ def _ambiguous(block: EditBlock, key: str, ambiguous: Ambiguous, state: _FileSta
     reason = (f"Edit location is ambiguous (matches at lines {listed}{more}) in {key}; "
               "include more surrounding lines so the old text occurs only once")
     if hint is not None:
-        inside = sum(1 for start in ambiguous.starts if start - HINT_TOLERANCE <= hint < start + length + HINT_TOLERANCE)
+        inside = sum(1 for start in ambiguous.starts
+                     if start - HINT_TOLERANCE <= hint < start + length + HINT_TOLERANCE)
         where = "none of them" if not inside else "more than one of them"
         reason += f" (its line hint, line {block.line_hint}, points at {where})"
     return EditResult(block, Status.FAILED, reason, Reason.AMBIGUOUS, strategy=ambiguous.strategy.value,

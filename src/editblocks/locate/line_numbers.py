@@ -34,11 +34,10 @@ def strip_line_numbers(search: list[str], replace: list[str]) -> Unnumbered | st
     text does not start with a numbered line at all."""
     if not search:
         return None
-    for style, pattern in _STYLES:
-        if pattern.match(search[0]):
-            break
-    else:
+    found_style = next(((style, pattern) for style, pattern in _STYLES if pattern.match(search[0])), None)
+    if found_style is None:
         return None
+    style, pattern = found_style
     numbers: list[int] = []
     stripped: list[str] = []
     for position, line in enumerate(search, start=1):

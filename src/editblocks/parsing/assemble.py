@@ -286,7 +286,8 @@ class BlockAssembler:
         blank = (not leading or leading.isspace()) and (not old or old.isspace()) and (not trailing or trailing.isspace())
         kind = BlockKind.CREATE if blank else BlockKind.EDIT
         path = resolve_known(block.path, self._known, creating=blank) if self._known else block.path
-        edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line, readings, literal, line_hint)
+        edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line,
+                         readings, literal, line_hint)
         self._held = _Held(edit, block.interrupting, end_line)
 
     def _warn_mixed_lengths(self, block: OpenBlock, separator: int, several: bool, end_length: int) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+
 from editblocks.model import Format, Reading, shared_line_prefix
 from editblocks.parsing.markers import MarkerKind
 
