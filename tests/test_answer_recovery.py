@@ -177,6 +177,15 @@ def test_a_strict_block_keeps_marker_lines_of_other_lengths_as_text() -> None:
     assert (edit.old, edit.new) == (content, "New " + content)
 
 
+def test_a_separator_line_of_another_length_stays_in_the_text_it_stands_in() -> None:
+    search = f"doc.md\n{SEARCH}\nTitle\n{'=' * 9}\n{SEPARATOR}\nNew title\n{'=' * 9}\n{REPLACE}\n"
+    [edit] = parse(search).blocks
+    assert (edit.old, edit.new) == (f"Title\n{'=' * 9}\n", f"New title\n{'=' * 9}\n")
+    anchored = f"doc.md\n<<<<<<< EDIT\nTitle\n-------\nold\n{SEPARATOR}\nnew\n{'=' * 9}\n-------\nend\n>>>>>>>\n"
+    [edit] = parse(anchored).blocks
+    assert (edit.leading, edit.old, edit.new, edit.trailing) == ("Title\n", "old\n", f"new\n{'=' * 9}\n", "end\n")
+
+
 def test_a_stray_lt_after_replace_is_accepted_with_a_warning() -> None:
     parsed = parse(f"a.py\n{SEARCH}\nx = 1\n{SEPARATOR}\nx = 2\n{REPLACE}<\n")
     [edit] = parsed.blocks

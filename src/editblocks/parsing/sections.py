@@ -120,8 +120,7 @@ def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut |
     if chosen is None:
         _too_many_separators(block, dividers, error)
         return None
-    old, new = "".join(body[: chosen.index]), "".join(body[chosen.index :])
-    return _split_common_prefix(old, new), (), 0
+    return _split_common_prefix(*_around(block, chosen)), (), 0
 
 
 def _split_search(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut | None:
@@ -232,14 +231,12 @@ def _pick_one(dividers: list[Divider], length: int) -> Divider | None:
 
 
 def _split_anchored(block: OpenBlock, error: ErrorSink) -> Sections | None:
-    """Anchored blocks need dash, separator, dash in that order; extra look-alikes must not make it ambiguous."""
+    """Anchored blocks need dash, separator, dash in that order; extra look-alikes must not make it ambiguous,
+    and stay in the text as the content lines they are."""
     for candidates in ([d for d in block.dividers if d.length == block.length], block.dividers):
         layouts = _anchored_layouts(candidates)
         if len(layouts) == 1:
-            first, middle, second = layouts[0]
-            body = block.body
-            return ("".join(body[:first]), "".join(body[first:middle]), "".join(body[middle:second]),
-                    "".join(body[second:]))
+            return _anchored_sections(block, layouts[0])
         if len(layouts) > 1:
             break
     line = block.line
@@ -251,23 +248,36 @@ def _split_anchored(block: OpenBlock, error: ErrorSink) -> Sections | None:
     return None
 
 
+def _anchored_sections(block: OpenBlock, layout: tuple[Divider, Divider, Divider]) -> Sections:
+    body, dividers = block.body, block.dividers
+    first, middle, second = layout
+    if len(dividers) == 3:
+        return ("".join(body[: first.index]), "".join(body[first.index : middle.index]),
+                "".join(body[middle.index : second.index]), "".join(body[second.index :]))
+    at = [next(position for position, d in enumerate(dividers) if d is chosen) for chosen in layout]
+    return (_with_dividers(body, dividers[: at[0]], 0, first.index),
+            _with_dividers(body, dividers[at[0] + 1 : at[1]], first.index, middle.index),
+            _with_dividers(body, dividers[at[1] + 1 : at[2]], middle.index, second.index),
+            _with_dividers(body, dividers[at[2] + 1 :], second.index, len(body)))
+
+
 _ANCHORED_LAYOUT = [MarkerKind.DASH, MarkerKind.SEPARATOR, MarkerKind.DASH]
 
 
-def _anchored_layouts(dividers: list[Divider]) -> list[tuple[int, int, int]]:
+def _anchored_layouts(dividers: list[Divider]) -> list[tuple[Divider, Divider, Divider]]:
     """Every dash–separator–dash layout, but only up to two: one is the answer, two already mean ambiguity."""
     if len(dividers) == 3 and [d.kind for d in dividers] == _ANCHORED_LAYOUT:
-        return [(dividers[0].index, dividers[1].index, dividers[2].index)]
-    dash_indices = [d.index for d in dividers if d.kind is MarkerKind.DASH]
-    layouts: list[tuple[int, int, int]] = []
+        return [(dividers[0], dividers[1], dividers[2])]
+    dashes = [d for d in dividers if d.kind is MarkerKind.DASH]
+    layouts: list[tuple[Divider, Divider, Divider]] = []
     dashes_before = 0
     for middle in dividers:
         if middle.kind is MarkerKind.DASH:
             dashes_before += 1
             continue
-        for first in dash_indices[: min(dashes_before, 2)]:
-            for last in dash_indices[dashes_before : dashes_before + 2]:
-                layouts.append((first, middle.index, last))
+        for first in dashes[: min(dashes_before, 2)]:
+            for last in dashes[dashes_before : dashes_before + 2]:
+                layouts.append((first, middle, last))
                 if len(layouts) > 1:
                     return layouts
     return layouts
