@@ -59,11 +59,14 @@ def path_in_fence_info(info: str, known_files: Collection[str] | None = None) ->
     language, colon, rest = info.partition(":")
     if colon and rest and language.isalnum():
         info = rest
-    words = info.split()
-    if len(words) == 2 and words[0].replace("-", "").isalnum():
-        info = words[1]
     if "." not in info and "/" not in info:
         return None
+    words = info.split()
+    if len(words) == 2 and words[0].replace("-", "").isalnum():
+        named = words[1]
+        if "=" in named or not (_has_extension(named) or "/" in named.strip("/")):
+            return None
+        info = named
     return path_from_line(info, known_files)
 
 

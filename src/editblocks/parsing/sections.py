@@ -113,6 +113,9 @@ def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut |
     if start is MarkerKind.ANCHORED_START:
         sections = _split_anchored(block, error)
         return (sections, (), 0) if sections is not None else None
+    if len(dividers) == 1:
+        index = dividers[0].index
+        return _split_common_prefix("".join(body[:index]), "".join(body[index:])), (), 0
     if not dividers:
         error(line, f"block at line {line} has no separator")
         return None
@@ -233,7 +236,12 @@ def _pick_one(dividers: list[Divider], length: int) -> Divider | None:
 def _split_anchored(block: OpenBlock, error: ErrorSink) -> Sections | None:
     """Anchored blocks need dash, separator, dash in that order; extra look-alikes must not make it ambiguous,
     and stay in the text as the content lines they are."""
-    for candidates in ([d for d in block.dividers if d.length == block.length], block.dividers):
+    dividers = block.dividers
+    if len(dividers) == 3 and [d.kind for d in dividers] == _ANCHORED_LAYOUT:  # the common case, kept cheap
+        body = block.body
+        first, middle, second = (d.index for d in dividers)
+        return "".join(body[:first]), "".join(body[first:middle]), "".join(body[middle:second]), "".join(body[second:])
+    for candidates in ([d for d in dividers if d.length == block.length], dividers):
         layouts = _anchored_layouts(candidates)
         if len(layouts) == 1:
             return _anchored_sections(block, layouts[0])
@@ -251,9 +259,6 @@ def _split_anchored(block: OpenBlock, error: ErrorSink) -> Sections | None:
 def _anchored_sections(block: OpenBlock, layout: tuple[Divider, Divider, Divider]) -> Sections:
     body, dividers = block.body, block.dividers
     first, middle, second = layout
-    if len(dividers) == 3:
-        return ("".join(body[: first.index]), "".join(body[first.index : middle.index]),
-                "".join(body[middle.index : second.index]), "".join(body[second.index :]))
     at = [next(position for position, d in enumerate(dividers) if d is chosen) for chosen in layout]
     return (_with_dividers(body, dividers[: at[0]], 0, first.index),
             _with_dividers(body, dividers[at[0] + 1 : at[1]], first.index, middle.index),
