@@ -226,7 +226,7 @@ def _create(block: EditBlock, state: _FileState) -> EditResult:
     new_lines = _lines(text)
     existing = state.buffer
     if existing is not None and "".join(existing.lines).strip():
-        if existing.lines == new_lines or [BOM + line for line in existing.lines[:1]] + existing.lines[1:] == new_lines:
+        if _without_bom(existing.lines) == _without_bom(new_lines):
             return EditResult(block, Status.SKIPPED, f"already applied: {key} already has exactly this content",
                               Reason.ALREADY_APPLIED, 1, len(new_lines), "create", 1.0)
         return EditResult(
@@ -237,6 +237,10 @@ def _create(block: EditBlock, state: _FileState) -> EditResult:
     state.buffer = TextBuffer(Document.new_file("\n".join(new_lines) + "\n" if new_lines else ""))
     return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None,
                       len(new_lines) or None, "create", 1.0)
+
+
+def _without_bom(lines: list[str]) -> list[str]:
+    return [lines[0].removeprefix(BOM), *lines[1:]] if lines else lines
 
 
 def _rungs(block: EditBlock, options: PlanOptions) -> tuple[Rung, ...]:

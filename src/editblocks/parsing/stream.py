@@ -11,9 +11,12 @@ anchored EDIT, guillemet), so `auto` needs no separate detection pass.
 Inside a block with standard markers (7 characters or fewer) every marker
 line is structure; a block opened with 8 or 9 marker characters is strict:
 only markers of that same length are structure, so files whose text holds
-`=======` or `<<<<<<< SEARCH` lines can still be edited. When a block holds
-more candidate separators than its grammar allows, it is reported as
-malformed rather than split at a guess.
+`=======` or `<<<<<<< SEARCH` lines can still be edited (sections.py holds the
+rest of the marker-length rule). A SEARCH block with several candidate
+separators is never split at a guess: it carries every reading, and the
+planner lets the file decide. When a block turns out to have ended before
+the line the parser is at (a second `=======` used as its end), the text
+after its real end is read again outside blocks, once.
 
 The work is split by job; `StreamParser` owns the other parts (composition)
 and is the only one that sees the text:
