@@ -47,13 +47,23 @@ def test_p2_separator_inside_a_string_is_content():
     assert block.new == 'line = "-------"\n'
 
 
-def test_p2_whole_line_separator_in_markdown_content_is_reported_not_truncated():
+def test_p2_whole_line_separator_in_markdown_content_is_read_every_way_never_truncated():
     old = "Release notes\n=======\n\nFirst draft.\n"
     new = "Release notes\n=======\n\nSecond draft.\n"
     result = parse("NOTES.md\n" + fence(sr(old, new), "markdown"))
+    [block] = result.blocks
+    assert (old, new) in [(r.old, r.new) for r in block.readings] and len(block.readings) == 3
+    assert (block.old, block.new) == (block.readings[0].old, block.readings[0].new)
+    [message] = warnings(result)
+    assert "3 separator lines" in message and not errors(result)
+
+
+def test_p2_more_separators_than_readings_are_still_reported():
+    text = "NOTES.md\n" + sr("a\n=======\nb\n=======\nc\n", "d\n=======\ne\n=======\nf\n")
+    result = parse(text)
     assert result.blocks == ()
     [message] = errors(result)
-    assert "3 separator lines" in message and "9-character markers" in message
+    assert "5 separator lines" in message and "9-character markers" in message
 
 
 def test_p2_nine_character_markers_make_the_content_separator_plain_text():

@@ -17,6 +17,8 @@ SPECIAL_LINES = [
     "```bash", "<source>ts", "</source>", "<think>", "</think>", "src/app.py", "### File: a.py", "**b.py**",
     "Here is the change for c.py:", "`git rm x.py`", "<<<<<<<<< SEARCH", "=========", ">>>>>>>>> REPLACE",
     "<<<< SEARCH", "====", ">>>> REPLACE", "", "   <<<<<<< SEARCH", "   =======", "   >>>>>>> REPLACE",
+    "<<<<<<<< SEARCH", "========", ">>>>>>>> REPLACE", "==========", ">>>>>>> REPLACE<", ":start_line:3",
+    ":end_line:4", "\\=======", "\\<<<<<<< SEARCH", "### File: c.py", "```patch d.py", "5 | x = 1",
 ]
 any_line = st.one_of(st.sampled_from(SPECIAL_LINES), st.text(max_size=12))
 responses = st.builds(

@@ -50,11 +50,30 @@ class Severity(StrEnum):
 
 
 @dataclass(frozen=True)
+class Reading:
+    """One way to cut an ambiguous block's text into old and new text; ``note`` says which (for the report)."""
+
+    old: str
+    new: str
+    note: str
+
+
+@dataclass(frozen=True)
 class EditBlock:
     """One edit: find ``leading + old + trailing`` in ``path``, make it ``leading + new + trailing``.
 
     Texts are LF-only and, when not empty, end with a newline. ``line`` is the
     1-based line of the block's first marker in the response.
+
+    The optional fields are empty for an ordinary block. ``readings`` lists
+    every way to read a block whose text alone cannot tell where old text
+    ends (several candidate separators), the block's own ``old``/``new``
+    first; the file decides at plan time. ``literal`` is the old and new text
+    as written when backslash-escaped marker lines (a backslash before ``=======``) were read
+    as the marker lines they stand for; a file that itself holds such escaped
+    lines takes the block literally. ``line_hint`` is the 1-based line a
+    ``:start_line:`` header named: it only breaks ties between identical
+    candidates.
     """
 
     path: str
@@ -65,6 +84,9 @@ class EditBlock:
     kind: BlockKind
     format: Format
     line: int
+    readings: tuple[Reading, ...] = ()
+    literal: tuple[str, str] | None = None
+    line_hint: int | None = None
 
     @property
     def search(self) -> str:

@@ -9,13 +9,15 @@ policy a single failure means nothing is written at all.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
 from editblocks.document import Document, TextBuffer
 from editblocks.locate.fuzzy import FuzzyLines, score_window
 from editblocks.locate.ladder import (
     DEFAULT_RUNGS,
     EXACT_ONLY,
+    HINT_TOLERANCE,
     Ambiguous,
     Found,
     LocateOptions,
@@ -26,6 +28,7 @@ from editblocks.locate.ladder import (
     locate,
 )
 from editblocks.locate.line_index import LineIndex
+from editblocks.locate.line_numbers import strip_line_numbers
 from editblocks.model import (
     EXACT_ONLY_FORMATS,
     BlockKind,
@@ -33,10 +36,13 @@ from editblocks.model import (
     EditResult,
     Format,
     Policy,
+    Reading,
     Reason,
     Status,
     percent,
 )
+from editblocks.parsing.dialect import holds_escaped_markers
+from editblocks.parsing.filenames import closest_paths
 
 MIN_ALREADY_APPLIED_CHARS = 12
 MAX_ALREADY_APPLIED_CANDIDATES = 100
@@ -44,6 +50,7 @@ MAX_ALREADY_APPLIED_CHECKS = 10
 ALREADY_APPLIED_SIMILARITY_MARGIN = 0.1
 INDEX_FROM_BLOCK = 4  # a file's 4th block on: index its lines, so many blocks never cost blocks × lines
 MAX_LISTED_CANDIDATES = 10
+BOM = "\ufeff"
 
 
 def default_policy(fmt: Format) -> Policy:
@@ -64,6 +71,7 @@ class Source:
     text: str | None
     refusal: str = ""
     refusal_code: str = ""  # the stable code of the refusal (`paths.RefusalCode`), for scripts
+    bom: bool = False  # the file starts with a byte-order mark (kept by the workspace, not part of `text`)
 
 
 @dataclass(frozen=True)
@@ -98,6 +106,15 @@ class _FileState:
     buffer: TextBuffer | None  # None while the file does not exist
     blocks_seen: int = 0
     failed_at: int | None = None
+    edits: list[tuple[int, int, int]] = field(default_factory=list)
+    """(start, end, lines written) of every splice so far, in order: maps a line hint onto the current text."""
+
+    def current_line(self, line: int) -> int:
+        """Where the file's original 0-based ``line`` is now, after the edits made so far."""
+        for start, end, written in self.edits:
+            if line >= end:
+                line += written - (end - start)
+        return line
 
     def lines_and_index(self) -> tuple[list[str], LineIndex | None]:
         assert self.buffer is not None
@@ -107,9 +124,14 @@ class _FileState:
 
 
 def plan_edits(
-    blocks: Sequence[EditBlock], sources: Mapping[str, Source], options: PlanOptions = PlanOptions()
+    blocks: Sequence[EditBlock], sources: Mapping[str, Source], options: PlanOptions = PlanOptions(),
+    existing: Sequence[str] = (),
 ) -> Plan:
-    """Decide every block against the current in-memory text of its file."""
+    """Decide every block against the current in-memory text of its file.
+
+    ``existing`` lists files under the root (as far as the caller knows them), to suggest the path a model meant
+    when the file it names does not exist.
+    """
     states: dict[str, _FileState] = {}
     results: list[EditResult] = []
     abort = False
@@ -119,7 +141,7 @@ def plan_edits(
         if state is None:
             buffer = TextBuffer(Document.from_text(source.text)) if source.text is not None else None
             state = states[source.key] = _FileState(source, buffer)
-        result = _plan_block(block, state, options)
+        result = _plan_block(block, state, options, existing)
         if not source.refusal:
             result = replace(result, file=source.key)
         if result.status is Status.FAILED:
@@ -157,7 +179,7 @@ def _changed_files(states: Mapping[str, _FileState]) -> tuple[FilePlan, ...]:
     return tuple(files)
 
 
-def _plan_block(block: EditBlock, state: _FileState, options: PlanOptions) -> EditResult:
+def _plan_block(block: EditBlock, state: _FileState, options: PlanOptions, existing: Sequence[str]) -> EditResult:
     source = state.source
     if source.refusal:
         return EditResult(block, Status.FAILED, source.refusal, Reason.REFUSED, refusal=source.refusal_code)
@@ -169,7 +191,11 @@ def _plan_block(block: EditBlock, state: _FileState, options: PlanOptions) -> Ed
     if block.kind is BlockKind.CREATE:
         return _create(block, state)
     if state.buffer is None:
-        return EditResult(block, Status.FAILED, f"file not found: {block.path}", Reason.FILE_NOT_FOUND)
+        reason = f"file not found: {block.path}"
+        suggestions = closest_paths(block.path, existing)
+        if suggestions:
+            reason += "; did you mean " + " or ".join(f"`{path}`" for path in suggestions) + "?"
+        return EditResult(block, Status.FAILED, reason, Reason.FILE_NOT_FOUND)
     return _edit(block, state, options)
 
 
@@ -182,11 +208,18 @@ def _lines(text: str) -> list[str]:
 
 
 def _create(block: EditBlock, state: _FileState) -> EditResult:
+    """A new file, or an empty one filled. A leading byte-order mark in the text is written once: as the file's
+    own when the file has none yet, and not at all when the (empty) file already starts with one."""
     key = state.source.key
-    new_lines = _lines(block.new)
+    text = block.new
+    if text.startswith(BOM):
+        text = text.lstrip(BOM)
+        if not state.source.bom:
+            text = BOM + text
+    new_lines = _lines(text)
     existing = state.buffer
     if existing is not None and "".join(existing.lines).strip():
-        if existing.lines == new_lines:
+        if _without_bom(existing.lines) == _without_bom(new_lines):
             return EditResult(block, Status.SKIPPED, f"already applied: {key} already has exactly this content",
                               Reason.ALREADY_APPLIED, 1, len(new_lines), "create", 1.0)
         return EditResult(
@@ -199,6 +232,10 @@ def _create(block: EditBlock, state: _FileState) -> EditResult:
                       len(new_lines) or None, "create", 1.0)
 
 
+def _without_bom(lines: list[str]) -> list[str]:
+    return [lines[0].removeprefix(BOM), *lines[1:]] if lines else lines
+
+
 def _rungs(block: EditBlock, options: PlanOptions) -> tuple[Rung, ...]:
     if options.strict:
         return EXACT_ONLY
@@ -208,22 +245,132 @@ def _rungs(block: EditBlock, options: PlanOptions) -> tuple[Rung, ...]:
 
 
 def _edit(block: EditBlock, state: _FileState, options: PlanOptions) -> EditResult:
-    key = state.source.key
     lines, index = state.lines_and_index()
+    if block.literal is not None and holds_escaped_markers(lines):
+        block = replace(block, old=block.literal[0], new=block.literal[1], readings=(), literal=None)
+    if block.readings:
+        return _edit_readings(block, state, options, lines, index)
+    return _edit_text(block, state, options, lines, index)
+
+
+def _locate_options(block: EditBlock, state: _FileState, options: PlanOptions) -> LocateOptions:
+    hint = state.current_line(block.line_hint - 1) if block.line_hint is not None else None
+    return LocateOptions(rungs=_rungs(block, options), first_match=options.first_match, hint=hint)
+
+
+def _edit_text(block: EditBlock, state: _FileState, options: PlanOptions, lines: list[str],
+               index: LineIndex | None) -> EditResult:
+    key = state.source.key
     search, replacement = _lines(block.search), _lines(block.replace)
-    outcome = locate(lines, search, replacement,
-                     LocateOptions(rungs=_rungs(block, options), first_match=options.first_match), index)
+    outcome = locate(lines, search, replacement, _locate_options(block, state, options), index)
+    note = ""
+    if isinstance(outcome, NotFound) and not block.leading and not block.trailing:
+        other = _read_differently(block, state, options, lines, index, search, replacement)
+        if isinstance(other, str):
+            outcome = NotFound(outcome.near_miss, "; ".join(part for part in (outcome.hint, other) if part))
+        elif other is not None:
+            block, outcome, note = other
+            search, replacement = _lines(block.search), _lines(block.replace)
     if isinstance(outcome, Found):
-        return _found(block, state, outcome)
+        return _found(block, state, outcome, note)
     if isinstance(outcome, Ambiguous):
-        return _ambiguous(block, key, outcome)
+        return _ambiguous(block, key, outcome, state, len(search))
     already = _already_applied(block, lines, index, replacement, outcome.near_miss)
     if already is not None:
         return already
-    return _not_found(block, key, lines, outcome)
+    result = _not_found(block, key, lines, outcome)
+    return replace(result, reason=f"{result.reason} ({note})") if note else result
 
 
-def _found(block: EditBlock, state: _FileState, found: Found) -> EditResult:
+def _read_differently(
+    block: EditBlock, state: _FileState, options: PlanOptions, lines: list[str], index: LineIndex | None,
+    search: list[str], replacement: list[str],
+) -> tuple[EditBlock, Found | Ambiguous | NotFound, str] | str | None:
+    """The old text as written is not in the file; two things a model copies along with it may explain why.
+
+    A byte-order mark at its start stands for the file's own (which is not part of the file's text): the rest
+    must then be at the very start of the file. Line-number prefixes from a numbered view are taken off when
+    every old line carries one. Returns the block as read that way, where it is, and a note for the report;
+    or why the block cannot be read that way; or None when neither applies.
+    """
+    if search[0].startswith(BOM):
+        unmarked = replace(block, old=block.old[len(BOM) :], new=block.new.removeprefix(BOM))
+        at_start = locate(lines, _lines(unmarked.old), _lines(unmarked.new),
+                          replace(_locate_options(unmarked, state, options), first_match=True), index)
+        if isinstance(at_start, Found) and at_start.start == 0:
+            return unmarked, at_start, "the byte-order mark the old text starts with matched the start of the file"
+        return "the old text starts with a byte-order mark, so it can only match at the very start of the file"
+    numbered = strip_line_numbers(search, replacement)
+    if numbered is None or isinstance(numbered, str):
+        return numbered
+    unnumbered = replace(block, old=_text(numbered.search), new=_text(numbered.replace),
+                         line_hint=block.line_hint if block.line_hint is not None else numbered.first)
+    outcome = locate(lines, numbered.search, numbered.replace, _locate_options(unnumbered, state, options), index)
+    return unnumbered, outcome, f"the line-number prefixes ({numbered.style}) copied from a numbered view were removed"
+
+
+def _text(lines: list[str]) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+def _edit_readings(block: EditBlock, state: _FileState, options: PlanOptions, lines: list[str],
+                   index: LineIndex | None) -> EditResult:
+    """A block with several candidate separators: the file decides which reading it is.
+
+    A reading applies when its old text is found exactly once and every other reading whose old text is found
+    lies inside that place, quoting less of it (the longer quote is the more specific reading). Otherwise the
+    block is refused, naming every reading tried.
+    """
+    key = state.source.key
+    tried: list[tuple[EditBlock, Reading, Found | Ambiguous | NotFound]] = []
+    for reading in block.readings:
+        candidate = replace(block, old=reading.old, new=reading.new, readings=())
+        outcome = locate(lines, _lines(candidate.search), _lines(candidate.replace),
+                         _locate_options(candidate, state, options), index)
+        tried.append((candidate, reading, outcome))
+    count = len(block.readings)
+    listing = "; ".join(reading.note for reading in block.readings)
+    found = [(candidate, reading, outcome) for candidate, reading, outcome in tried if isinstance(outcome, Found)]
+    chosen = _covering([outcome for _, _, outcome in found])
+    if chosen is not None:
+        candidate, reading, outcome = found[chosen]
+        note = f"read as {reading.note}: of the {count} ways to read the block, the only one the file holds"
+        return _found(candidate, state, outcome, note)
+    if found:
+        starts = sorted({outcome.start + 1 for _, _, outcome in found})
+        reason = (f"the block can be read {count} ways ({listing}) and {key} holds the old text of more than one "
+                  "of them; write it with 9-character markers (`<<<<<<<<< SEARCH`, `=========`, "
+                  "`>>>>>>>>> REPLACE`) so its separator is clear")
+        return EditResult(block, Status.FAILED, reason, Reason.AMBIGUOUS, candidates=tuple(starts))
+    ambiguous = [(candidate, outcome) for candidate, _, outcome in tried if isinstance(outcome, Ambiguous)]
+    if ambiguous:
+        candidate, outcome = ambiguous[0]
+        result = _ambiguous(candidate, key, outcome, state, len(_lines(candidate.search)))
+        return replace(result, block=block, reason=f"the block can be read {count} ways ({listing}) and none of "
+                                                   f"them has old text found exactly once: {result.reason}")
+    candidate, _, outcome = tried[0]
+    assert isinstance(outcome, NotFound)
+    result = _not_found(candidate, key, lines, outcome)
+    return replace(result, block=block, reason=f"the block can be read {count} ways ({listing}) and none of them "
+                                               f"has its old text in the file: {result.reason}")
+
+
+def _covering(found: list[Found]) -> int | None:
+    """Which found reading to apply: the one whose place holds every other found reading's, with more lines."""
+    if not found:
+        return None
+    best = max(range(len(found)), key=lambda position: found[position].end - found[position].start)
+    top = found[best]
+    for position, other in enumerate(found):
+        if position == best:
+            continue
+        inside = top.start <= other.start and other.end <= top.end
+        if not inside or other.end - other.start >= top.end - top.start:
+            return None
+    return best
+
+
+def _found(block: EditBlock, state: _FileState, found: Found, note: str = "") -> EditResult:
     assert state.buffer is not None
     first, last = found.start + 1, max(found.start + 1, found.end)
     similarity = round(found.similarity, 4)
@@ -241,8 +388,9 @@ def _found(block: EditBlock, state: _FileState, found: Found) -> EditResult:
             Reason.ALREADY_APPLIED, there + 1, end, found.strategy.value, similarity,
         )
     state.buffer.splice(found.start, found.end, found.new_lines, found.sources)
-    return EditResult(block, Status.APPLIED, _tolerance_note(found), Reason.NONE, first, last,
-                      found.strategy.value, similarity)
+    state.edits.append((found.start, found.end, len(found.new_lines)))
+    reason = "; ".join(part for part in (note, _tolerance_note(found)) if part)
+    return EditResult(block, Status.APPLIED, reason, Reason.NONE, first, last, found.strategy.value, similarity)
 
 
 _TOLERANCE_NOTES = {
@@ -250,6 +398,7 @@ _TOLERANCE_NOTES = {
     Rung.TRAILING_WHITESPACE: "matched after ignoring whitespace at line ends and blank edge lines",
     Rung.INDENTATION: "matched with the indentation shifted; the new lines were re-indented to fit",
     Rung.TYPOGRAPHY: "matched after folding typographic quotes, dashes and spaces",
+    Rung.INTERNAL_WHITESPACE: "matched after reading runs of spaces and tabs inside lines as one space",
     Rung.ELISION: "matched piece by piece around `...` lines; the elided lines were kept",
     Rung.FUZZY: "matched approximately (fuzzy)",
 }
@@ -262,13 +411,21 @@ def _tolerance_note(found: Found) -> str:
     return note
 
 
-def _ambiguous(block: EditBlock, key: str, ambiguous: Ambiguous) -> EditResult:
+def _ambiguous(block: EditBlock, key: str, ambiguous: Ambiguous, state: _FileState, length: int) -> EditResult:
+    """Refused: the old text occurs more than once. With a line hint, the places nearest it are listed first."""
     lines = [start + 1 for start in ambiguous.starts]
-    shown = lines[:MAX_LISTED_CANDIDATES]
+    hint = state.current_line(block.line_hint - 1) if block.line_hint is not None else None
+    ordered = sorted(lines, key=lambda line: abs(line - 1 - hint)) if hint is not None else lines
+    shown = ordered[:MAX_LISTED_CANDIDATES]
     listed = ", ".join(str(n) for n in shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else str(shown[0])
     more = " and more" if ambiguous.truncated or len(lines) > len(shown) else ""
     reason = (f"Edit location is ambiguous (matches at lines {listed}{more}) in {key}; "
               "include more surrounding lines so the old text occurs only once")
+    if hint is not None:
+        inside = sum(1 for start in ambiguous.starts
+                     if start - HINT_TOLERANCE <= hint < start + length + HINT_TOLERANCE)
+        where = "none of them" if not inside else "more than one of them"
+        reason += f" (its line hint, line {block.line_hint}, points at {where})"
     return EditResult(block, Status.FAILED, reason, Reason.AMBIGUOUS, strategy=ambiguous.strategy.value,
                       candidates=tuple(lines))
 

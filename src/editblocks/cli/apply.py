@@ -20,6 +20,8 @@ from editblocks.cli.shared import (
     EXIT_FAILED,
     EXIT_OK,
     JSON_HELP,
+    Decorator,
+    InputError,
     JsonAwareCommand,
     console,
     emit_json,
@@ -33,6 +35,28 @@ from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES
 
 if TYPE_CHECKING:
     pass
+
+
+def _known_files_option() -> Decorator:
+    return click.option(
+        "--known-files", "known_source", default=None, metavar="FILE|-|git",
+        help="The project's files: a file with one path per line, - for stdin, or git for `git ls-files` in the "
+             "root. A misspelt path maps onto the one file it clearly means; a missing file's likely path is named.",
+    )
+
+
+def read_known(source: str | None, root: str | None, response: str) -> list[str] | None:
+    """The paths ``--known-files`` names, or None without the option; unreadable input is a usage error."""
+    if source is None:
+        return None
+    if source == "-" and response == "-":
+        raise InputError("the response and --known-files cannot both be read from standard input")
+    from editblocks.workspace.project_files import KnownFilesError, read_known_files
+
+    try:
+        return read_known_files(source, root or ".")
+    except KnownFilesError as error:
+        raise InputError(str(error)) from None
 
 
 def _apply_exit(result: ApplyResult) -> int:
@@ -74,17 +98,20 @@ def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_ru
 @click.option("--fuzzy", is_flag=True, help="Also accept close (fuzzy) matches.")
 @click.option("--strict", is_flag=True, help="Exact matching only, for every format (as apply --strict).")
 @click.option("--first-match", is_flag=True, help="Take the first of several matches (as apply --first-match).")
+@_known_files_option()
 @max_bytes_option()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (the apply shape when --root is given).")
 def check_command(response: str, root: str | None, format_: str, fuzzy: bool, strict: bool, first_match: bool,
-                  max_bytes: int, as_json: bool) -> None:
+                  known_source: str | None, max_bytes: int, as_json: bool) -> None:
     """Validate RESPONSE; with --root, also locate every block without writing anything."""
     from editblocks.parsing.validate import validate
 
+    known = read_known(known_source, root, response)
     text = read_response(response, max_bytes)
-    validation = validate(text, format_)
+    validation = validate(text, format_, known_files=known)
     if root is not None:
-        result = _run_apply(validation.result, root, dry_run=True, fuzzy=fuzzy, strict=strict, first_match=first_match)
+        result = _run_apply(validation.result, root, dry_run=True, fuzzy=fuzzy, strict=strict, first_match=first_match,
+                            known_files=known)
         from editblocks.workspace.apply import without_restated_warnings
 
         result = replace(result, diagnostics=without_restated_warnings(validation.diagnostics, result.results))
@@ -135,23 +162,25 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, st
 @click.option("--journal-max-mb", type=click.IntRange(min=0), default=MAX_BYTES >> 20, show_default=True,
               envvar="EDITBLOCKS_JOURNAL_MAX_MB",
               help="Keep the undo journal's saved copies under this many MiB (the newest run always stays).")
+@_known_files_option()
 @max_bytes_option()
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def apply_command(response: str, root: str | None, format_: str, dry_run: bool, show_diffs: bool, strict: bool,
                   fuzzy: bool, first_match: bool, on_failure: str | None, git_add: bool, feedback_file: str | None,
                   html_file: str | None, patch_file: str | None, keep_runs: int, journal_max_mb: int,
-                  max_bytes: int, as_json: bool) -> None:
+                  known_source: str | None, max_bytes: int, as_json: bool) -> None:
     """Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files under --root."""
+    known = read_known(known_source, root, response)
     text = read_response(response, max_bytes)
     for path, what in ((feedback_file, "feedback"), (html_file, "HTML report"), (patch_file, "patch")):
         if path is not None:
             check_report_path(path, what)  # before any project file is written: exit 2 means nothing was
     from editblocks.parsing.stream import parse
 
-    parsed = parse(text, format_)
+    parsed = parse(text, format_, known_files=known)
     result = _run_apply(parsed, root or ".", dry_run=dry_run, policy=on_failure, fuzzy=fuzzy,
                         first_match=first_match, strict=strict, git_add=git_add, keep_runs=keep_runs,
-                        journal_max_bytes=journal_max_mb << 20)
+                        journal_max_bytes=journal_max_mb << 20, known_files=known)
     exit_code = _apply_exit(result)
     # From here project files may have changed: a report that cannot be written is named, never hides the results.
     notes: list[str] = []

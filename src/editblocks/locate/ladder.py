@@ -33,6 +33,7 @@ from editblocks.locate.fuzzy import (
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.normalize import (
     INDENT_CHARS,
+    collapse_inner_whitespace,
     TAB_WIDTHS,
     content_key,
     fold_typography,
@@ -56,14 +57,19 @@ class Rung(StrEnum):
     TRAILING_WHITESPACE = "trailing-whitespace"
     INDENTATION = "indentation"
     TYPOGRAPHY = "typography"
+    INTERNAL_WHITESPACE = "internal-whitespace"
     ELISION = "elision"
     FUZZY = "fuzzy"
 
 
 LADDER = tuple(Rung)
-DEFAULT_RUNGS = (Rung.EXACT, Rung.TRAILING_WHITESPACE, Rung.INDENTATION, Rung.TYPOGRAPHY, Rung.ELISION)
+DEFAULT_RUNGS = (
+    Rung.EXACT, Rung.TRAILING_WHITESPACE, Rung.INDENTATION, Rung.TYPOGRAPHY, Rung.INTERNAL_WHITESPACE, Rung.ELISION,
+)
 EXACT_ONLY = (Rung.EXACT,)
-_LINE_RUNGS = (Rung.EXACT, Rung.TRAILING_WHITESPACE, Rung.INDENTATION, Rung.TYPOGRAPHY)
+_LINE_RUNGS = (Rung.EXACT, Rung.TRAILING_WHITESPACE, Rung.INDENTATION, Rung.TYPOGRAPHY, Rung.INTERNAL_WHITESPACE)
+_FOLDING_RUNGS = (Rung.TYPOGRAPHY, Rung.INTERNAL_WHITESPACE)
+"""The rungs that compare typography-folded lines (and shift indentation uniformly, as the indentation rung does)."""
 """The rungs that compare a block line by line; elision uses them for each piece."""
 
 NEAR_MISS_MIN_SIMILARITY = 0.5
@@ -77,6 +83,9 @@ FUZZY_MIN_LINE_SIMILARITY = 0.6
 
 DIRECT_SHIFT_CHECKS = 16
 """Windows equal but for indentation checked one by one; beyond this many, one pass over indentation steps."""
+
+HINT_TOLERANCE = 3
+"""A line hint picks one of several identical candidates when it points inside it, or this many lines off."""
 
 DIFF_MAX_LINES = 12
 DIFF_MAX_LINE_CHARS = 100
@@ -96,6 +105,8 @@ class LocateOptions:
     fuzzy_margin: float = 0.05
     """How much better the best fuzzy window must be than the best window that does not overlap it."""
     max_candidates: int = 100
+    hint: int | None = None
+    """0-based file line a line-number hint names: of several identical candidates, the one it points inside."""
 
 
 @dataclass(frozen=True)
@@ -195,6 +206,8 @@ class _FileView:
                 keys = [line.rstrip() for line in self.lines]
             elif rung is Rung.INDENTATION:
                 keys = [line.rstrip().lstrip(INDENT_CHARS) for line in self.lines]
+            elif rung is Rung.INTERNAL_WHITESPACE:
+                keys = [collapse_inner_whitespace(key) for key in self.fuzzy.keys]
             else:
                 keys = self.fuzzy.keys
             self._keys[rung] = keys
@@ -251,13 +264,13 @@ class _FileView:
             return list(islice(self.occurrences(rung, pattern, min_start), limit))
         candidates = list(islice(self.occurrences(rung, pattern, min_start), DIRECT_SHIFT_CHECKS + 1))
         if len(candidates) <= DIRECT_SHIFT_CHECKS:
-            fold = rung is Rung.TYPOGRAPHY
+            fold = rung in _FOLDING_RUNGS
             shifted = [start for start in candidates
                        if _uniform_shift(self.lines[start : start + len(search)], search, fold) is not None]
             return shifted[:limit]
         head = non_blank[0] + 1
         keys = self.keys(rung)
-        searched = [fold_typography(line) for line in search] if rung is Rung.TYPOGRAPHY else search
+        searched = [fold_typography(line) for line in search] if rung in _FOLDING_RUNGS else search
         tab_widths = TAB_WIDTHS if self.has_tabs or any("\t" in line for line in searched) else TAB_WIDTHS[:1]
         starts: set[int] = set()
         for tab_width in tab_widths:
@@ -273,12 +286,18 @@ class _FileView:
         return sorted(starts)[:limit]
 
     @cached_property
+    def has_inner_runs(self) -> bool:
+        """Whether any line has a run of spaces or a tab inside it (if not, the internal-whitespace rung adds
+        nothing for a search without one)."""
+        return any(key != collapse_inner_whitespace(key) for key in self.fuzzy.keys)
+
+    @cached_property
     def has_tabs(self) -> bool:
         return any("\t" in line for line in self.lines)
 
     def _shape(self, rung: Rung, tab_width: int) -> list[str]:
         if (rung, tab_width) not in self._shapes:
-            lines = self.fuzzy.folded if rung is Rung.TYPOGRAPHY else self.lines
+            lines = self.fuzzy.folded if rung in _FOLDING_RUNGS else self.lines
             self._shapes[rung, tab_width] = indentation_steps(lines, self.keys(rung), tab_width)
         return self._shapes[rung, tab_width]
 
@@ -319,6 +338,8 @@ def _line_key(rung: Rung, line: str) -> str:
         return line.rstrip()
     if rung is Rung.INDENTATION:
         return content_key(line)
+    if rung is Rung.INTERNAL_WHITESPACE:
+        return collapse_inner_whitespace(content_key(fold_typography(line)))
     return content_key(fold_typography(line))
 
 
@@ -332,7 +353,8 @@ def _alignment_key(rung: Rung, tab_width: int) -> Callable[[str], str]:
         return lambda line: line
     if rung is Rung.TRAILING_WHITESPACE:
         return str.rstrip
-    if rung is Rung.INDENTATION:
+    if rung is Rung.INDENTATION or rung is Rung.INTERNAL_WHITESPACE:
+        # A line whose inner spacing (or typography) the model changed between old and new text is a change.
         return lambda line: indented_key(line, tab_width)
     return lambda line: indented_key(fold_typography(line), tab_width)
 
@@ -378,8 +400,23 @@ def _locate_on_line_rung(
     if not matches:
         return None
     if len(matches) > 1 and not options.first_match:
+        hinted = _hinted(matches, options)
+        if hinted is not None:
+            return _found_for_match(view, rung, hinted)
         return _ambiguous([match.start for match in matches], rung, options)
     return _found_for_match(view, rung, matches[0])
+
+
+def _hinted(matches: list[_Match], options: LocateOptions) -> _Match | None:
+    """The one candidate a line hint points inside (give or take ``HINT_TOLERANCE`` lines), if exactly one.
+
+    Never when the candidates were cut off: an unseen candidate could be the one the hint points at too.
+    """
+    hint = options.hint
+    if hint is None or len(matches) > max(1, options.max_candidates):
+        return None
+    inside = [match for match in matches if match.start - HINT_TOLERANCE <= hint < match.end + HINT_TOLERANCE]
+    return inside[0] if len(inside) == 1 else None
 
 
 def _candidate_limit(options: LocateOptions) -> int:
@@ -416,11 +453,15 @@ def _windows_equal_on_rung(
 ) -> list[_Match]:
     if rung is Rung.TYPOGRAPHY and not view.has_typography and not typographic_characters("".join(search)):
         return []
+    if rung is Rung.INTERNAL_WHITESPACE and not view.has_inner_runs and not any(
+        _line_key(rung, line) != _line_key(Rung.TYPOGRAPHY, line) for line in search
+    ):
+        return []
     pattern = [_line_key(rung, line) for line in search]
     matches: list[_Match] = []
-    if rung in (Rung.INDENTATION, Rung.TYPOGRAPHY):
+    if rung in (Rung.INDENTATION, *_FOLDING_RUNGS):
         for start in view.shifted_occurrences(rung, search, min_start, limit):
-            shift = _uniform_shift(view.lines[start : start + len(search)], search, rung is Rung.TYPOGRAPHY)
+            shift = _uniform_shift(view.lines[start : start + len(search)], search, rung in _FOLDING_RUNGS)
             assert shift is not None, "shifted_occurrences only yields uniformly shifted windows"
             matches.append(_Match(start, search, replace, *shift))
         return matches

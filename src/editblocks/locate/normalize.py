@@ -10,9 +10,11 @@ real text in HTML and XML sources and must never compare equal to ``&``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 INDENT_CHARS = " \t"
+_INNER_RUN = re.compile(r"[ \t]{2,}|\t")
 TAB_WIDTHS = (4, 8, 2)
 """Tab widths tried when tabs meet spaces; the first one that explains the indentation wins."""
 
@@ -56,6 +58,13 @@ def map_back_typography(text: str, characters: set[str] | frozenset[str]) -> str
         return text
     table: dict[str, str | int | None] = {char: TYPOGRAPHIC_EQUIVALENTS[char] for char in characters}
     return text.translate(str.maketrans(table))
+
+
+def collapse_inner_whitespace(key: str) -> str:
+    """A line key (no indentation, no trailing whitespace) with every run of spaces and tabs made one space."""
+    if "  " not in key and "\t" not in key:
+        return key
+    return _INNER_RUN.sub(" ", key)
 
 
 def is_blank(line: str) -> bool:

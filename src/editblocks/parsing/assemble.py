@@ -24,11 +24,14 @@ from editblocks.model import (
     BlockStarted,
     EditBlock,
     Format,
+    Reading,
 )
+from editblocks.parsing.dialect import read_dialect
 from editblocks.parsing.events import EventSink
-from editblocks.parsing.filenames import resolve_known
+from editblocks.parsing.filenames import misplaced_file_headers, path_from_line, resolve_known
 from editblocks.parsing.lookback import PathLookback
 from editblocks.parsing.markers import (
+    DIALECT_FIRST_CHARS,
     GUILLEMET_KINDS,
     SPECIAL_FIRST_CHARS,
     STANDARD_RUN,
@@ -36,7 +39,7 @@ from editblocks.parsing.markers import (
     Marker,
     MarkerKind,
 )
-from editblocks.parsing.sections import Divider, OpenBlock, dedent, split_sections
+from editblocks.parsing.sections import NOTHING_HELD, Divider, OpenBlock, dedent, split_sections
 
 FORMAT_STARTS: dict[Format, frozenset[MarkerKind]] = {
     Format.ANCHORED: frozenset({MarkerKind.ANCHORED_START}),
@@ -62,6 +65,11 @@ _DIVIDERS: dict[MarkerKind, frozenset[MarkerKind]] = {
     MarkerKind.ANCHORED_START: frozenset({MarkerKind.DASH, MarkerKind.SEPARATOR}),
     MarkerKind.GUILLEMET_START: frozenset({MarkerKind.GUILLEMET_SEPARATOR}),
 }
+_SEARCH_START, _NEW_FILE_START = MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START  # read per block, kept at hand
+_LOOK_ALIKES = frozenset({MarkerKind.SEPARATOR, MarkerKind.LONG_SEPARATOR})
+_OFF_LENGTH_STRUCTURE = frozenset(
+    {MarkerKind.REPLACE_END, MarkerKind.BARE_END, MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START}
+)
 _STRAY_AT_TOP = frozenset(
     {MarkerKind.REPLACE_END, MarkerKind.NEW_FILE_END, MarkerKind.GUILLEMET_SEPARATOR, MarkerKind.GUILLEMET_END}
 )
@@ -109,6 +117,7 @@ class BlockAssembler:
         self.block: OpenBlock | None = None
         self._held: _Held | None = None
         self._strict_allowed = True
+        self.rereading = False  # set by the parser while it reads text again; no block then ends early
         self.blocks: list[EditBlock] = []
         self.starts_seen: Counter[MarkerKind] = Counter()
         self.ends_seen: Counter[MarkerKind] = Counter()
@@ -128,23 +137,93 @@ class BlockAssembler:
             shown = resolve_known(path, self._known, creating=False) if path is not None else None
             self._sink.emit(BlockStarted(shown, number, fmt))
 
-    def marker(self, block: OpenBlock, marker: Marker, number: int, line: str) -> None:
-        """A marker line that is structure inside the open ``block``: another start, a divider or an end."""
+    def marker(self, block: OpenBlock, marker: Marker, number: int, line: str) -> tuple[str, int] | None:
+        """A marker line that is structure inside the open ``block``: another start, a divider or an end.
+
+        Returns text the parser must read again as lines outside blocks, and the response line it follows
+        (a block that ended at a second `=======`: what followed it, up to and including this start marker).
+        """
         kind = marker.kind
         if kind in self.starts:
+            tail = self.end_at_second_separator(block, interrupted=True) or self.end_at_look_alike_end(block)
+            if tail is not None:
+                return tail[0] + line + "\n", tail[1]
+            if self._sink.enabled:
+                self._sink.progress(block, final=True)
             self._error(block.line, f"block at line {block.line} is not closed before the next block at line {number}")
             self.block = None
             self.open(marker, number, line, interrupting=not block.dividers)
-            return
+            return None
         if kind in _DIVIDERS[block.start]:
             block.dividers.append(Divider(len(block.body), kind, marker.length, number, line))
-            return
+            if len(block.dividers) == 2 and block.start is MarkerKind.SEARCH_START:
+                block.held_from = len(block.body)  # it may end here: its progress waits (see EventSink.progress)
+            return None
+        if self._sink.enabled:
+            self._sink.progress(block, final=True)
         if kind is not _PROPER_END[block.start] or marker.irregular:
             self._warn(number, f"block at line {block.line} ends with an unexpected marker; accepted")
-        self._sink.progress(block)
         self.block = None
         self.ends_seen[block.start] += 1
-        self._complete(block, number)
+        self._complete(block, number, marker.length)
+        return None
+
+    def look_alike(self, block: OpenBlock, marker: Marker, number: int, line: str) -> None:
+        """A marker line that is content for now (another length in a strict block, or 10+ `=`); the caller
+        appends it to the body as a slice of its own. A SEARCH block without a real separator may be cut at such
+        a separator, and a strict one that never gets its own end may end at such an end marker."""
+        if block.start is not MarkerKind.SEARCH_START:
+            return
+        kind = marker.kind
+        if kind in _LOOK_ALIKES or block.strict and kind in _OFF_LENGTH_STRUCTURE:
+            block.look_alikes.append(Divider(len(block.body), kind, marker.length, number, line))
+            if kind in _ENDS[MarkerKind.SEARCH_START] and not block.dividers and block.held_from == NOTHING_HELD:
+                block.held_from = len(block.body)  # it may end here: its progress waits (see EventSink.progress)
+
+    def end_at_look_alike_end(self, block: OpenBlock) -> tuple[str, int] | None:
+        """The one marker-length rule for a strict (8-9 character) SEARCH block that never gets its own end: when
+        its text holds exactly one separator and then one end marker of another length (and nothing else that
+        looks like a marker), those are its structure. Completes the block and returns the lines after that end
+        (starting with a newline), to be read again outside blocks, with the end's line; else None."""
+        looks = block.look_alikes
+        if (self.rereading or not block.strict or block.dividers or len(looks) != 2
+                or looks[0].kind not in _LOOK_ALIKES or looks[1].kind not in _ENDS[MarkerKind.SEARCH_START]):
+            return None
+        end = looks[1]
+        tail = "".join(block.body[end.index + 1 :])
+        self._sink.progress(block)
+        block.body = block.body[: end.index]
+        block.look_alikes = looks[:1]
+        block.reported = len(block.body)
+        self.block = None
+        self.ends_seen[block.start] += 1
+        self._complete(block, end.line, end.length)
+        return "\n" + tail, end.line
+
+    def end_at_second_separator(self, block: OpenBlock, *, interrupted: bool) -> tuple[str, int] | None:
+        """aider's tolerance: a SEARCH block that never got its end marker ends at its second `=======` when
+        what follows that line is clearly not block text — nothing before the next block, or a closing fence
+        first. Completes the block and returns the lines after the separator (starting with a newline), to be
+        read again outside blocks, with the separator's line; None when the reading is not that clear, and
+        always while text is being read again (so no text is read a third time)."""
+        dividers = block.dividers
+        if self.rereading or block.start is not MarkerKind.SEARCH_START or block.strict or len(dividers) != 2:
+            return None
+        second = dividers[1]
+        tail = "".join(block.body[second.index :])
+        if not _ends_block_text(tail, interrupted):
+            return None
+        self._sink.progress(block)
+        block.body = block.body[: second.index]
+        block.dividers = dividers[:1]
+        block.look_alikes = [d for d in block.look_alikes if d.index < second.index]
+        block.reported = len(block.body)
+        self.block = None
+        self.ends_seen[block.start] += 1
+        self._warn(second.line, f"block at line {block.line} ends with a second `=======` (line {second.line}) "
+                                "instead of `>>>>>>> REPLACE`; read as its end")
+        self._complete(block, second.line, 0)
+        return "\n" + tail, second.line
 
     def stray(self, marker: Marker, number: int) -> None:
         """A divider or end marker outside any block: counted for the balance check, and either evidence that the
@@ -161,33 +240,72 @@ class BlockAssembler:
         lines to read again into it (after its start marker, starting with a newline)."""
         self._strict_allowed = False
         self._sink.progress(block)
-        self.block = replace(block, strict=False, body=[], dividers=[], reported=0)
+        self.block = replace(block, strict=False, body=[], dividers=[], look_alikes=[], reported=0,
+                             held_from=NOTHING_HELD)
         return "\n" + block.text_after_start()
 
     def finish(self) -> None:
         """The response ended: a block still open is an error, a held one is confirmed."""
         block = self.block
         if block is not None:
+            self._sink.progress(block, final=True)
             self._error(block.line, f"block at line {block.line} is not closed (response truncated?)")
             self.block = None
         self._confirm_held()
 
-    def _complete(self, block: OpenBlock, end_line: int) -> None:
-        sections = split_sections(block, self._error)
-        if sections is None:
+    def _complete(self, block: OpenBlock, end_line: int, end_length: int) -> None:
+        cut = split_sections(block, self._error, self._warn)
+        if cut is None:
             return
         if block.path is None:
             self._error(block.line, f"block at line {block.line} has no file path{block.missing_path_hint}")
             return
+        sections, readings, separator = cut
         leading, old, new, trailing = sections
         if block.indent:
             leading, old, new, trailing = (dedent(part, block.indent) for part in sections)
+            readings = tuple(Reading(dedent(r.old, block.indent), dedent(r.new, block.indent), r.note)
+                             for r in readings)
+        literal = line_hint = None
+        start = block.start
+        if start is _SEARCH_START:
+            if separator != block.length or end_length and end_length != block.length:
+                self._warn_mixed_lengths(block, separator, bool(readings), end_length)
+            # The dialect's lines start with `:` or a backslash; most blocks have neither, and skip it cheaply.
+            if readings or block.dialect or old[:1] == ":":
+                read = read_dialect([(r.old, r.new) for r in readings] or [(old, new)])
+                if isinstance(read, str):
+                    self._error(block.line, f"block at line {block.line} {read}")
+                    return
+                old, new = read.pairs[0]
+                literal, line_hint = read.literal, read.line_hint
+                if readings:
+                    readings = tuple(Reading(o, n, r.note) for (o, n), r in zip(read.pairs, readings))
+        elif start is _NEW_FILE_START:
+            self._warn_misplaced_headers(block, new)
         blank = ((not leading or leading.isspace()) and (not old or old.isspace())
                  and (not trailing or trailing.isspace()))
         kind = BlockKind.CREATE if blank else BlockKind.EDIT
         path = resolve_known(block.path, self._known, creating=blank) if self._known else block.path
-        edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line)
+        edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line,
+                         readings, literal, line_hint)
         self._held = _Held(edit, block.interrupting, end_line)
+
+    def _warn_mixed_lengths(self, block: OpenBlock, separator: int, several: bool, end_length: int) -> None:
+        """One marker-length rule: a SEARCH block whose separator or end has another length than its start is
+        read as it stands when it has only one reading, and says so."""
+        if several:
+            return
+        lengths = [block.length, separator] + ([end_length] if end_length else [])
+        shown = ", ".join(str(n) for n in lengths[:-1]) + f" and {lengths[-1]}"
+        self._warn(block.line, f"block at line {block.line} mixes marker lengths ({shown} characters); read as "
+                               "its only possible reading; write all its markers with one length")
+
+    def _warn_misplaced_headers(self, block: OpenBlock, text: str) -> None:
+        path = block.path or ""
+        for header in misplaced_file_headers(text, path):
+            self._warn(block.line, f"the new file of the block at line {block.line} holds a `{header}` line: a file "
+                                   "header belongs before a block, so that text may be meant for another file")
 
     def _confirm_held(self) -> None:
         held = self._held
@@ -233,6 +351,15 @@ class BlockAssembler:
             self._sink.progress(self.block)
 
 
+def _ends_block_text(tail: str, interrupted: bool) -> bool:
+    """Whether ``tail`` (what followed a second `=======`) is clearly not block text: it starts with a fence line
+    (the block's fence closing), or, right before the next block, it is empty or just that block's path line."""
+    lines = [line.strip() for line in tail.split("\n", 16)[:16] if line.strip()]
+    if lines and lines[0].startswith(("```", "~~~", "</")):
+        return True
+    return interrupted and (not lines or len(lines) == 1 and len(tail) < 1024 and path_from_line(lines[0]) is not None)
+
+
 def _structure(start: MarkerKind, starts: frozenset[MarkerKind]) -> frozenset[MarkerKind]:
     """The marker kinds that are structure inside a block opened by ``start`` (the others are its content):
     another block's start (which interrupts it), its own ends and dividers, and only of its own family
@@ -244,13 +371,14 @@ def _structure(start: MarkerKind, starts: frozenset[MarkerKind]) -> frozenset[Ma
 
 @lru_cache(maxsize=32)
 def _candidate_lines(indent_width: int) -> re.Pattern[str]:
-    """Lines inside a block that could be markers: a marker character after at most the block's own indentation.
+    """Lines inside a block that could be markers (or Roo's escaped markers and hints): a marker character, or a
+    backslash or colon, after at most the block's own indentation.
 
     Deeper lines are content (a markdown file's indented `=======`); shallower
     ones still count, so a block whose start marker alone was indented cannot
     swallow the rest of the response.
     """
-    characters = "[" + re.escape("".join(sorted(SPECIAL_FIRST_CHARS))) + "]"
+    characters = "[" + re.escape("".join(sorted(SPECIAL_FIRST_CHARS | DIALECT_FIRST_CHARS))) + "]"
     return re.compile("\n" + (f"[ \t]{{0,{indent_width}}}" if indent_width else "") + characters)
 
 

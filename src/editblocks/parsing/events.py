@@ -65,23 +65,32 @@ class EventSink:
         if self.enabled:
             self.emit(DiagnosticEvent(diagnostic))
 
-    def progress(self, block: OpenBlock) -> None:
-        """Report the block's text not yet sent, per section, before whatever ends it or comes next."""
+    def progress(self, block: OpenBlock, final: bool = False) -> None:
+        """Report the block's text not yet sent, per section, before whatever ends it or comes next.
+
+        Text from ``block.held_from`` on (after a SEARCH block's second separator) is held back until the block
+        ends (``final``): the block may turn out to have ended at that separator, and then that text is read
+        again outside it. Called once per fed chunk, so the usual case costs one extra comparison.
+        """
         if not self.enabled:
             return
         body, reported, dividers = block.body, block.reported, block.dividers
-        if reported >= len(body):
+        end = len(body)
+        if end > block.held_from and not final:
+            end = block.held_from
+        if reported >= end:
             return
         self._flush_text()
         if not dividers or dividers[-1].index <= reported:
             names = SECTION_NAMES[block.start]
             name = names[min(len(dividers), len(names) - 1)]
-            self._events.append(BlockProgress(block.line, name, "".join(body[reported:])))
+            self._events.append(BlockProgress(block.line, name, "".join(body[reported:end])))
         else:
-            for name, begin, end in section_bounds(block, reported):
-                if begin < end:
-                    self._events.append(BlockProgress(block.line, name, "".join(body[begin:end])))
-        block.reported = len(body)
+            for name, begin, stop in section_bounds(block, reported):
+                stop = min(stop, end)
+                if begin < stop:
+                    self._events.append(BlockProgress(block.line, name, "".join(body[begin:stop])))
+        block.reported = end
 
     def take(self, open_block: OpenBlock | None) -> list[Event]:
         """The events so far: the open block's progress and the text read so far included."""

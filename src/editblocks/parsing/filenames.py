@@ -54,13 +54,37 @@ def path_from_line(line: str, known_files: Collection[str] | None = None) -> Pat
 
 
 def path_in_fence_info(info: str, known_files: Collection[str] | None = None) -> PathLine | None:
-    """A path written on the opening fence line (```` ```src/a.py ```` or ```` ```python:src/a.py ````)."""
+    """A path written on the opening fence line: ```` ```src/a.py ````, ```` ```python:src/a.py ````, or after a
+    language or command word (```` ```python src/a.py ````, gptme's ```` ```patch hello.py ````)."""
     language, colon, rest = info.partition(":")
     if colon and rest and language.isalnum():
         info = rest
     if "." not in info and "/" not in info:
         return None
+    words = info.split()
+    if len(words) == 2 and words[0].replace("-", "").isalnum():
+        named = words[1]
+        if "=" in named or not (_has_extension(named) or "/" in named.strip("/")):
+            return None
+        info = named
     return path_from_line(info, known_files)
+
+
+_LABEL_LINE = re.compile(r"^[ \t]*(?:#{1,6}|//|[-*+])?[ \t]*[*_]*[ \t]*(?:file ?path|file ?name|file|path)[ \t]*:",
+                         re.IGNORECASE | re.MULTILINE)
+
+
+def misplaced_file_headers(text: str, own_path: str) -> list[str]:
+    """`### File: other.py` lines inside a new file's text: a header for another file that belongs before a block
+    (a model that forgot to end the new file). A header naming the file itself is an ordinary first-line comment."""
+    found = []
+    for match in _LABEL_LINE.finditer(text):
+        end = text.find("\n", match.start())
+        line = text[match.start() : end if end != -1 else len(text)].strip()
+        named = path_from_line(line)
+        if named is not None and named.labelled and named.path != own_path:
+            found.append(line)
+    return found
 
 
 def is_file_label(line: str) -> bool:
@@ -140,7 +164,15 @@ def _normalise_separators(text: str) -> str:
     if "\\" not in text and not text.startswith("./"):
         return text
     escapes_only = all(piece[:1] in ("_", "*") for piece in text.split("\\")[1:])
-    text = text.replace("\\_", "_").replace("\\*", "*") if escapes_only else text.replace("\\", "/")
+    if escapes_only:
+        text = text.replace("\\_", "_").replace("\\*", "*")
+    else:
+        # One leading backslash (`\src\app.py`) is relative to the drive's root in Windows terms, which a
+        # model means relative to the project; two (`\\server\share`) stay a network path, refused later.
+        relative = text.startswith("\\") and not text.startswith("\\\\")
+        text = text.replace("\\", "/")
+        if relative:
+            text = text[1:]
     while text.startswith("./"):
         text = text[2:]
     return text
@@ -229,6 +261,36 @@ def resolve_known(path: str, known_files: Collection[str] | None, *, creating: b
         if matches:
             return path
     return path
+
+
+MAX_SUGGESTIONS = 3
+
+
+def closest_paths(path: str, existing: Collection[str]) -> list[str]:
+    """The existing files a path that does not exist most likely meant: those differing only by case, else those
+    with the same file name elsewhere (ignoring case last), at most three, the most similar folders first."""
+    if not existing:
+        return []
+    lowered, name = path.lower(), _basename(path)
+    for matches in (
+        [known for known in existing if known.lower() == lowered],
+        [known for known in existing if _basename(known) == name],
+        [known for known in existing if _basename(known).lower() == name.lower()],
+    ):
+        matches = [known for known in matches if known != path]
+        if matches:
+            return sorted(matches, key=lambda known: (-_shared_tail(known, path), known))[:MAX_SUGGESTIONS]
+    return []
+
+
+def _shared_tail(first: str, second: str) -> int:
+    """How many trailing path parts two paths share, ignoring case."""
+    shared = 0
+    for a, b in zip(reversed(first.lower().split("/")), reversed(second.lower().split("/"))):
+        if a != b:
+            break
+        shared += 1
+    return shared
 
 
 def _basename(path: str) -> str:

@@ -3,10 +3,13 @@
 A marker is a run of one marker character (`<`, `=`, `>`, `-`, `+`, `«`, `═`,
 `»`) optionally followed by a keyword. Only whole lines count: a line that
 merely contains a marker string is content. Keyword markers tolerate the
-slips models make (no space, lowercase, a stray `>`, 3–4 or 10+ characters)
-and say so in `irregular`, so the parser can warn instead of silently
-ignoring the block; bare runs (`=======`, `-------`, `>>>>>>>`) need exactly
-5 to 9 characters because such lines are common in ordinary text.
+slips models make (no space, lowercase, a stray `>` or `<`, 3–4 or 10+
+characters) and say so in `irregular`, so the parser can warn instead of
+silently ignoring the block; bare runs (`=======`, `-------`, `>>>>>>>`) need
+exactly 5 to 9 characters because such lines are common in ordinary text.
+The one exception is a run of 10 or more `=` (Cline writes `==========`): it
+is a `LONG_SEPARATOR`, never structure by itself; the parser cuts a block at
+one only when the block has no other separator.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ class MarkerKind(StrEnum):
     ANCHORED_START = "anchored start"
     GUILLEMET_START = "guillemet start"
     SEPARATOR = "separator"
+    LONG_SEPARATOR = "long separator"  # 10+ `=`: a separator only where a block has no other
     DASH = "dash"
     GUILLEMET_SEPARATOR = "guillemet separator"
     REPLACE_END = "replace end"
@@ -43,6 +47,8 @@ GUILLEMET_KINDS = frozenset({MarkerKind.GUILLEMET_START, MarkerKind.GUILLEMET_SE
 # The first character of every line that could be a marker or a fence; the
 # parser's hot loop tests only this before doing any real work on a line.
 SPECIAL_FIRST_CHARS = frozenset("<=>-+«═»`~")
+# Inside a block, lines starting with these may also be Roo Code's dialect (`\=======`, `:start_line:5`).
+DIALECT_FIRST_CHARS = frozenset("\\:")
 
 _KEYWORDS: dict[str, dict[str, MarkerKind]] = {
     "<": {
@@ -111,21 +117,26 @@ def _classify(line: str, short_run: int) -> Marker | None:
     rest = text[run:]
     if not rest.strip():
         bare = _BARE.get(char)
+        if bare is MarkerKind.SEPARATOR and run > MAX_RUN:
+            return Marker(MarkerKind.LONG_SEPARATOR, run, f"{run} `=` characters instead of {MIN_RUN} to {MAX_RUN}")
         if bare is None or not (MIN_RUN <= run <= MAX_RUN or run == short_run):
             return None
         return Marker(bare, run)
     if keywords is None:
         return None
-    word = rest.strip().rstrip(">").strip()
+    keyword = rest.strip()
+    stray_lt = keyword.endswith("<")
+    word = (keyword[:-1] if stray_lt else keyword).rstrip(">").strip()
     kind = keywords.get(word) or keywords.get(word.upper())
     if kind is None or run < MIN_KEYWORD_RUN:
         return None
-    if rest[0] == " " and kind is keywords.get(word) and (MIN_RUN <= run <= MAX_RUN or char in _GUILLEMET_CHARS):
+    if (rest[0] == " " and kind is keywords.get(word) and not stray_lt
+            and (MIN_RUN <= run <= MAX_RUN or char in _GUILLEMET_CHARS)):
         return Marker(kind, run)
-    return Marker(kind, run, _irregularity(char, run, rest, word))
+    return Marker(kind, run, _irregularity(char, run, rest, word, stray_lt))
 
 
-def _irregularity(char: str, run: int, rest: str, word: str) -> str:
+def _irregularity(char: str, run: int, rest: str, word: str, stray_lt: bool) -> str:
     notes = []
     if not rest.startswith(" "):
         notes.append("no space after the marker characters")
@@ -133,6 +144,8 @@ def _irregularity(char: str, run: int, rest: str, word: str) -> str:
         notes.append("keyword not in capitals")
     if char not in _GUILLEMET_CHARS and not MIN_RUN <= run <= MAX_RUN:
         notes.append(f"{run} marker characters instead of {MIN_RUN} to {MAX_RUN}")
+    if stray_lt:
+        notes.append("a stray `<` after the keyword")
     return "; ".join(notes)
 
 

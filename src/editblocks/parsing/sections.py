@@ -4,6 +4,13 @@ Kept apart from the parser's state machine because the cutting is pure: it
 reads a finished block and either returns its sections or reports, through
 the error callback it is given, why the block cannot be cut unambiguously.
 The event sink reads the same section bounds to report progress per section.
+
+The marker-length rule lives here. Markers of the block's own length are
+preferred; a SEARCH block with no separator of its own kind (a strict 8- or
+9-character block whose separator has another length, or any block whose
+only separator is a run of 10+ `=`) is cut at its one *look-alike*
+separator, with a warning. Where several separators remain, every way to
+cut the block is kept as a `Reading` and the file decides at plan time.
 """
 
 from __future__ import annotations
@@ -12,11 +19,17 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from editblocks.model import Format, shared_line_prefix
+from editblocks.model import Format, Reading, shared_line_prefix
 from editblocks.parsing.markers import MarkerKind
 
 ErrorSink = Callable[[int, str], None]
 Sections = tuple[str, str, str, str]  # leading, old, new, trailing
+
+_SEARCH_START = MarkerKind.SEARCH_START  # compared once per block, kept at hand
+_SEPARATOR_KINDS = frozenset({MarkerKind.SEPARATOR, MarkerKind.LONG_SEPARATOR})
+NOTHING_HELD = 1 << 62
+MAX_READINGS = 4
+"""Separators a block may hold and still be read every way at plan time; more are reported as malformed."""
 
 SECTION_NAMES: dict[MarkerKind, tuple[str, ...]] = {
     MarkerKind.SEARCH_START: ("old", "new"),
@@ -50,7 +63,12 @@ class OpenBlock:
     interrupting: bool = False  # opened inside a block that had no divider yet: its text may hold markers
     body: list[str] = field(default_factory=list)  # content as slices of whole lines, each ending in a newline
     dividers: list[Divider] = field(default_factory=list)
+    look_alikes: list[Divider] = field(default_factory=list)
+    """Separator lines kept as content (another length in a strict block, or 10+ `=`); each is its own body slice
+    at ``index``. A block with no real separator is cut at one of them."""
     reported: int = 0  # body lines already sent as progress
+    held_from: int = NOTHING_HELD  # body position from which progress waits for the block's end (see EventSink)
+    dialect: bool = False  # a content line starts with `\` or `:` (maybe Roo's escaped markers or hints)
 
     def text_after_start(self) -> str:
         """The block's lines after its start marker, as written (content and dividers interleaved)."""
@@ -75,27 +93,109 @@ def section_bounds(block: OpenBlock, since: int = 0) -> list[tuple[str, int, int
     return [(names[min(first + i, len(names) - 1)], cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
 
 
-def split_sections(block: OpenBlock, error: ErrorSink) -> Sections | None:
+Cut = tuple[Sections, tuple[Reading, ...], int]
+"""A finished block's sections; when its text alone cannot tell where old text ends, every reading of it (the
+first one is the sections'); and the length of the separator it was cut at (0: none). A plain tuple: one is made
+per block, on the parser's hot path."""
+
+
+def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut | None:
     """Cut the block body at its dividers, or report why it cannot be cut unambiguously."""
     body, dividers, line = block.body, block.dividers, block.line
-    if block.start is MarkerKind.NEW_FILE_START:
-        return "", "", "".join(body), ""
-    if block.start is MarkerKind.ANCHORED_START:
-        return _split_anchored(block, error)
+    start = block.start
+    if start is _SEARCH_START:
+        if len(dividers) == 1:  # the common case, kept cheap
+            divider = dividers[0]
+            return ("", "".join(body[: divider.index]), "".join(body[divider.index :]), ""), (), divider.length
+        return _split_search(block, error, warn)
+    if start is MarkerKind.NEW_FILE_START:
+        return ("", "", "".join(body), ""), (), 0
+    if start is MarkerKind.ANCHORED_START:
+        sections = _split_anchored(block, error)
+        return (sections, (), 0) if sections is not None else None
+    if len(dividers) == 1:
+        index = dividers[0].index
+        return _split_common_prefix("".join(body[:index]), "".join(body[index:])), (), 0
     if not dividers:
         error(line, f"block at line {line} has no separator")
         return None
     chosen = _pick_one(dividers, block.length)
     if chosen is None:
-        where = _line_numbers(d.line for d in dividers)
-        error(line, f"block at line {line} has {len(dividers)} separator lines (lines {where}); cannot tell which one "
-                    "divides old from new text. If the text itself contains such lines, write the block with "
-                    "9-character markers (for example `<<<<<<<<< SEARCH`, `=========`, `>>>>>>>>> REPLACE`).")
+        _too_many_separators(block, dividers, error)
         return None
-    old, new = "".join(body[: chosen.index]), "".join(body[chosen.index :])
-    if block.start is MarkerKind.GUILLEMET_START:
-        return _split_common_prefix(old, new)
-    return "", old, new, ""
+    return _split_common_prefix(*_around(block, chosen)), (), 0
+
+
+def _split_search(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut | None:
+    """SEARCH/REPLACE: one separator, the one of the block's own length among several, or every reading."""
+    line = block.line
+    candidates = block.dividers or [d for d in block.look_alikes if d.kind in _SEPARATOR_KINDS]
+    if not candidates:
+        error(line, f"block at line {line} has no separator")
+        return None
+    if len(candidates) == 1:
+        old, new = _around(block, candidates[0])
+        return ("", old, new, ""), (), candidates[0].length
+    same_length = [d for d in candidates if d.length == block.length]
+    if len(same_length) == 1 and block.dividers:
+        old, new = _around(block, same_length[0])
+        return ("", old, new, ""), (), block.length
+    if len(candidates) > MAX_READINGS:
+        _too_many_separators(block, candidates, error)
+        return None
+    readings = _readings(block, candidates)
+    where = _line_numbers(d.line for d in candidates)
+    warn(line, f"block at line {line} has {len(candidates)} separator lines (lines {where}); each way of reading it "
+               "is tried against the file, and only a reading whose old text the file holds is applied")
+    first = readings[0]
+    return ("", first.old, first.new, ""), tuple(readings), 0
+
+
+def _readings(block: OpenBlock, candidates: list[Divider]) -> list[Reading]:
+    """Every cut at one of ``candidates``; when the last of two separators stands right before the end marker, it
+    may also be a doubled end (aider reads the second `=======` as one), and a cut whose new text would be that
+    lone separator line is no reading at all."""
+    readings = [Reading(*_around(block, divider), f"the split at the separator on line {divider.line}")
+                for divider in candidates]
+    first, last = candidates[0], candidates[-1]
+    if len(candidates) == 2 and block.dividers and last.index == len(block.body):
+        between = "".join(block.body[first.index : last.index])
+        doubled = Reading(readings[0].old, between, f"the split at line {first.line} with the `=======` on line "
+                                                    f"{last.line} as a stray end")
+        readings = [doubled] + (readings[1:] if not between else readings)
+    return readings
+
+
+def _around(block: OpenBlock, chosen: Divider) -> tuple[str, str]:
+    """The block's text before and after ``chosen``: its other separators are content lines where they stand."""
+    body = block.body
+    if chosen not in block.dividers:  # a look-alike: its line is a body slice of its own
+        return "".join(body[: chosen.index]), "".join(body[chosen.index + 1 :])
+    if len(block.dividers) == 1:
+        return "".join(body[: chosen.index]), "".join(body[chosen.index :])
+    at = block.dividers.index(chosen)
+    return (_with_dividers(body, block.dividers[:at], 0, chosen.index),
+            _with_dividers(body, block.dividers[at + 1 :], chosen.index, len(body)))
+
+
+def _with_dividers(body: list[str], dividers: list[Divider], begin: int, end: int) -> str:
+    """``body[begin:end]`` with the lines of ``dividers`` (all within that range) put back as content."""
+    pieces: list[str] = []
+    position = begin
+    for divider in dividers:
+        pieces.extend(body[position : divider.index])
+        pieces.append(divider.text + "\n")
+        position = divider.index
+    pieces.extend(body[position:end])
+    return "".join(pieces)
+
+
+def _too_many_separators(block: OpenBlock, dividers: list[Divider], error: ErrorSink) -> None:
+    line = block.line
+    where = _line_numbers(d.line for d in dividers)
+    error(line, f"block at line {line} has {len(dividers)} separator lines (lines {where}); cannot tell which one "
+                "divides old from new text. If the text itself contains such lines, write the block with "
+                "9-character markers (for example `<<<<<<<<< SEARCH`, `=========`, `>>>>>>>>> REPLACE`).")
 
 
 def dedent(text: str, indent: str) -> str:
@@ -134,14 +234,17 @@ def _pick_one(dividers: list[Divider], length: int) -> Divider | None:
 
 
 def _split_anchored(block: OpenBlock, error: ErrorSink) -> Sections | None:
-    """Anchored blocks need dash, separator, dash in that order; extra look-alikes must not make it ambiguous."""
-    for candidates in ([d for d in block.dividers if d.length == block.length], block.dividers):
+    """Anchored blocks need dash, separator, dash in that order; extra look-alikes must not make it ambiguous,
+    and stay in the text as the content lines they are."""
+    dividers = block.dividers
+    if len(dividers) == 3 and [d.kind for d in dividers] == _ANCHORED_LAYOUT:  # the common case, kept cheap
+        body = block.body
+        first, middle, second = (d.index for d in dividers)
+        return "".join(body[:first]), "".join(body[first:middle]), "".join(body[middle:second]), "".join(body[second:])
+    for candidates in ([d for d in dividers if d.length == block.length], dividers):
         layouts = _anchored_layouts(candidates)
         if len(layouts) == 1:
-            first, middle, second = layouts[0]
-            body = block.body
-            return ("".join(body[:first]), "".join(body[first:middle]), "".join(body[middle:second]),
-                    "".join(body[second:]))
+            return _anchored_sections(block, layouts[0])
         if len(layouts) > 1:
             break
     line = block.line
@@ -153,23 +256,33 @@ def _split_anchored(block: OpenBlock, error: ErrorSink) -> Sections | None:
     return None
 
 
+def _anchored_sections(block: OpenBlock, layout: tuple[Divider, Divider, Divider]) -> Sections:
+    body, dividers = block.body, block.dividers
+    first, middle, second = layout
+    at = [next(position for position, d in enumerate(dividers) if d is chosen) for chosen in layout]
+    return (_with_dividers(body, dividers[: at[0]], 0, first.index),
+            _with_dividers(body, dividers[at[0] + 1 : at[1]], first.index, middle.index),
+            _with_dividers(body, dividers[at[1] + 1 : at[2]], middle.index, second.index),
+            _with_dividers(body, dividers[at[2] + 1 :], second.index, len(body)))
+
+
 _ANCHORED_LAYOUT = [MarkerKind.DASH, MarkerKind.SEPARATOR, MarkerKind.DASH]
 
 
-def _anchored_layouts(dividers: list[Divider]) -> list[tuple[int, int, int]]:
+def _anchored_layouts(dividers: list[Divider]) -> list[tuple[Divider, Divider, Divider]]:
     """Every dash–separator–dash layout, but only up to two: one is the answer, two already mean ambiguity."""
     if len(dividers) == 3 and [d.kind for d in dividers] == _ANCHORED_LAYOUT:
-        return [(dividers[0].index, dividers[1].index, dividers[2].index)]
-    dash_indices = [d.index for d in dividers if d.kind is MarkerKind.DASH]
-    layouts: list[tuple[int, int, int]] = []
+        return [(dividers[0], dividers[1], dividers[2])]
+    dashes = [d for d in dividers if d.kind is MarkerKind.DASH]
+    layouts: list[tuple[Divider, Divider, Divider]] = []
     dashes_before = 0
     for middle in dividers:
         if middle.kind is MarkerKind.DASH:
             dashes_before += 1
             continue
-        for first in dash_indices[: min(dashes_before, 2)]:
-            for last in dash_indices[dashes_before : dashes_before + 2]:
-                layouts.append((first, middle.index, last))
+        for first in dashes[: min(dashes_before, 2)]:
+            for last in dashes[dashes_before : dashes_before + 2]:
+                layouts.append((first, middle, last))
                 if len(layouts) > 1:
                     return layouts
     return layouts

@@ -11,9 +11,12 @@ anchored EDIT, guillemet), so `auto` needs no separate detection pass.
 Inside a block with standard markers (7 characters or fewer) every marker
 line is structure; a block opened with 8 or 9 marker characters is strict:
 only markers of that same length are structure, so files whose text holds
-`=======` or `<<<<<<< SEARCH` lines can still be edited. When a block holds
-more candidate separators than its grammar allows, it is reported as
-malformed rather than split at a guess.
+`=======` or `<<<<<<< SEARCH` lines can still be edited (sections.py holds the
+rest of the marker-length rule). A SEARCH block with several candidate
+separators is never split at a guess: it carries every reading, and the
+planner lets the file decide. When a block turns out to have ended before
+the line the parser is at (a second `=======` used as its end), the text
+after its real end is read again outside blocks, once.
 
 The work is split by job; `StreamParser` owns the other parts (composition)
 and is the only one that sees the text:
@@ -48,6 +51,7 @@ from editblocks.parsing.events import EventSink
 from editblocks.parsing.fences import Fence, inline_commands, open_fence, shell_commands
 from editblocks.parsing.lookback import PathLookback
 from editblocks.parsing.markers import (
+    DIALECT_FIRST_CHARS,
     MIN_RUN,
     SPECIAL_FIRST_CHARS,
     STARTS,
@@ -130,10 +134,19 @@ class StreamParser:
                 self._warn(1, "the response breaks its lines with bare CR characters; they were read as line breaks")
             self._process("\n" + (tail[:-1] if tail.endswith(("\r", "\n")) else tail) + "\n")
         block = self._assembler.block
+        ended = self._assembler.end_at_look_alike_end(block) if block is not None else None
+        if ended is not None:
+            self._reread(*ended)
+        block = self._assembler.block
         if block is not None and block.strict:
             reread = self._assembler.reopen_tolerant(block)
             self._line_no = block.line
             self._process(reread)
+        block = self._assembler.block
+        if block is not None and block.dividers:
+            ended = self._assembler.end_at_second_separator(block, interrupted=False)
+            if ended is not None:
+                self._reread(*ended)
         self._closed = True
         self._assembler.finish()
         self._finish_shell_fence()
@@ -216,14 +229,34 @@ class StreamParser:
                 self._line_no = number
                 line = text[start:newline]
                 marker = classify(line, block.length if block.length < MIN_RUN else 0)
-                if marker is None or marker.kind not in block.structure or (
-                    block.strict and marker.length != block.length
-                ):
+                if marker is None:
+                    if line.lstrip()[:1] in DIALECT_FIRST_CHARS:
+                        block.dialect = True
+                    block.body.append(text[start : newline + 1])
+                elif marker.kind not in block.structure or (block.strict and marker.length != block.length):
+                    assembler.look_alike(block, marker, number, line)
                     block.body.append(text[start : newline + 1])
                 else:
-                    assembler.marker(block, marker, number, line)
+                    reread = assembler.marker(block, marker, number, line)
+                    if reread is not None:
+                        self._reread(*reread)
                 position = newline + 1
         self._line_no = number
+
+    def _reread(self, text: str, after_line: int) -> None:
+        """Read ``text`` (starting with a newline) again as if it followed response line ``after_line``.
+
+        Used when a block turns out to have ended earlier than the line the parser is at; what followed its
+        real end is read again outside blocks (a path line, a fence, the next block's start). Text is read
+        again at most once: while re-reading, the assembler never ends a block early, so parsing stays linear.
+        """
+        assembler = self._assembler
+        assembler.rereading = True
+        current = self._line_no
+        self._line_no = after_line
+        self._process(text)
+        self._line_no = max(self._line_no, current)
+        assembler.rereading = False
 
     # --- lines outside blocks -----------------------------------------------------
 

@@ -7,6 +7,7 @@ anything to apply at all.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from editblocks.model import Diagnostic, Format, HasDiagnostics, ParseResult, Severity
@@ -36,9 +37,10 @@ def validate(
     text: str,
     format: Format | str = Format.AUTO,
     fence: tuple[str, str] = DEFAULT_FENCE,
+    known_files: Collection[str] | None = None,
 ) -> Validation:
     """Errors and warnings, each with a response line number; never raises on any text."""
-    parser = StreamParser(format, fence, events=False)
+    parser = StreamParser(format, fence, known_files, events=False)
     parser.feed(text)
     parser.close()
     result = parser.result()

@@ -8,11 +8,12 @@ last write, so a concurrent run can neither interleave nor overwrite.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from editblocks.model import (
     ApplyResult,
+    BlockKind,
     Diagnostic,
     EditBlock,
     EditResult,
@@ -30,6 +31,7 @@ from editblocks.report.diffs import unified_diff
 from editblocks.workspace.commit import PlannedWrite
 from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES
 from editblocks.workspace.paths import Refusal
+from editblocks.workspace.project_files import walk_files
 from editblocks.workspace.reading import FileSnapshot
 from editblocks.workspace.workspace import Workspace
 
@@ -49,6 +51,7 @@ def apply(
     lock_wait: float = LOCK_WAIT_SECONDS,
     keep_runs: int = KEEP_RUNS,
     journal_max_bytes: int = MAX_BYTES,
+    known_files: Collection[str] | None = None,
 ) -> ApplyResult:
     """Apply edit blocks to the files under `root`; nothing outside it is ever touched.
 
@@ -58,20 +61,24 @@ def apply(
     everything a model can get wrong comes back as a status and a reason in
     the result. The journal keeps the newest `keep_runs` runs, within
     `journal_max_bytes` of saved copies (the newest run always stays).
+    ``known_files`` (the project's files, as given to `parse`) is where a missing file's likely intended
+    path is looked up; without it, the root's files are listed for that, only when some file was not found.
     """
     blocks, shell, diagnostics = _unpack(edits)
     options = PlanOptions(policy=Policy(policy) if policy else None, fuzzy=fuzzy,
                           first_match=first_match, strict=strict)
     workspace = Workspace(root, keep_runs=keep_runs, journal_max_bytes=journal_max_bytes)
     if dry_run:
-        return _run(workspace, blocks, shell, diagnostics, options, write=False, git_add=False)
+        return _run(workspace, blocks, shell, diagnostics, options, write=False, git_add=False,
+                    known_files=known_files)
     with workspace.lock(wait=lock_wait):
         interrupted = workspace.interrupted_run()
         if interrupted is not None:
             why = (f"a previous apply was interrupted (journal run {interrupted}); "
                    "run `editblocks undo` to restore its files first")
             return _refused_run(blocks, shell, diagnostics, why)
-        return _run(workspace, blocks, shell, diagnostics, options, write=True, git_add=git_add)
+        return _run(workspace, blocks, shell, diagnostics, options, write=True, git_add=git_add,
+                    known_files=known_files)
 
 
 def _unpack(edits: ParseResult | Sequence[EditBlock]) -> tuple[
@@ -91,12 +98,13 @@ def _run(
     *,
     write: bool,
     git_add: bool,
+    known_files: Collection[str] | None = None,
 ) -> ApplyResult:
     snapshots: dict[str, FileSnapshot] = {}
     sources: dict[str, Source] = {}
     for path in dict.fromkeys(block.path for block in blocks):
         sources[path] = _source(workspace, path, snapshots)
-    plan = plan_edits(blocks, sources, options)
+    plan = plan_edits(blocks, sources, options, _existing_files(workspace, blocks, sources, known_files))
     malformed = [d for d in diagnostics if d.severity is Severity.ERROR]
     if options.policy is Policy.ABORT and malformed and not plan.aborted:
         plan = abort_plan(plan, f"the response has a malformed block (line {malformed[0].line})")
@@ -117,7 +125,18 @@ def _source(workspace: Workspace, path: str, snapshots: dict[str, FileSnapshot])
     if isinstance(read, Refusal):
         return Source(path, None, read.reason, read.code.value)
     snapshots[read.rel] = read
-    return Source(read.rel, read.text)
+    return Source(read.rel, read.text, bom=read.encoding != "utf-8")
+
+
+def _existing_files(workspace: Workspace, blocks: Sequence[EditBlock], sources: dict[str, Source],
+                    known_files: Collection[str] | None) -> Sequence[str]:
+    """The files to suggest from when a block's file does not exist: the known files, else the root's (listed
+    only then: most runs never need it)."""
+    missing = any(block.kind is BlockKind.EDIT and sources[block.path].text is None
+                  and not sources[block.path].refusal for block in blocks)
+    if not missing:
+        return ()
+    return tuple(known_files) if known_files is not None else walk_files(workspace.root)
 
 
 def _not_written(plan: Plan, changed: tuple[str, ...], error: str) -> Plan:

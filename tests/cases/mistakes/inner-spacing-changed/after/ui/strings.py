@@ -1,3 +1,3 @@
 WELCOME = "Welcome back, {name}!"
 ERROR = "Something went wrong - try again."
-LOADING = "Loading..."
+LOADING = "Loading…"

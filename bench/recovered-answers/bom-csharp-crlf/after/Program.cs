@@ -1,0 +1,7 @@
+﻿using System;
+using System.IO;
+
+namespace App
+{
+    class Program { }
+}

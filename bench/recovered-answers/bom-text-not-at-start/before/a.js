@@ -1,0 +1,2 @@
+// header
+const a = 1;

@@ -1,0 +1,7 @@
+TEMPLATE = """
+<<<<<<< SEARCH
+look for
+=======
+put
+>>>>>>> REPLACE
+"""

@@ -1,0 +1,7 @@
+TEMPLATE = """
+<<<<<<< SEARCH
+find
+=======
+put
+>>>>>>> REPLACE
+"""

@@ -1,0 +1,4 @@
+type User struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+}

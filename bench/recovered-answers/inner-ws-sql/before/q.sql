@@ -1,0 +1,3 @@
+SELECT id,    name
+FROM   users
+WHERE  active = 1;

@@ -1,0 +1,2 @@
+def clamp(x):
+    return x if x > 0 else 0

@@ -1,0 +1,2 @@
+def clamp(x):
+    return max(5, x)

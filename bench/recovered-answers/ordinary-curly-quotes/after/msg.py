@@ -1,0 +1,1 @@
+MESSAGE = "Don't panic!"

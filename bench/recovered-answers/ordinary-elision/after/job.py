@@ -1,0 +1,6 @@
+def run():
+    setup()
+    step_one()
+    step_two()
+    teardown()
+    report()

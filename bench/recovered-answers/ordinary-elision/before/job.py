@@ -1,0 +1,5 @@
+def run():
+    setup()
+    step_one()
+    step_two()
+    teardown()

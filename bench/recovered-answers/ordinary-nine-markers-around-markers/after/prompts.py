@@ -1,0 +1,7 @@
+EXAMPLE = """
+<<<<<<< SEARCH
+older
+=======
+new
+>>>>>>> REPLACE
+"""

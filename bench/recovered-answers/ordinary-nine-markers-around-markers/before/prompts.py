@@ -1,0 +1,7 @@
+EXAMPLE = """
+<<<<<<< SEARCH
+old
+=======
+new
+>>>>>>> REPLACE
+"""

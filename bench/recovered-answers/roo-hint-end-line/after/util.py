@@ -1,0 +1,2 @@
+def clamp(x, low=0):
+    return max(low, x)

@@ -1,0 +1,2 @@
+limit = 20
+name = 'x'

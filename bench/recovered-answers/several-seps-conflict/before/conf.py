@@ -1,0 +1,6 @@
+<<<<<<< HEAD
+limit = 10
+=======
+limit = 20
+>>>>>>> topic
+name = 'x'

@@ -1,0 +1,8 @@
+﻿namespace Shop.Billing;
+
+using System.Globalization;
+
+public sealed class Invoice
+{
+    public decimal Total { get; init; }
+}

@@ -1,0 +1,6 @@
+﻿namespace Shop.Billing;
+
+public sealed class Invoice
+{
+    public decimal Total { get; init; }
+}

@@ -1,0 +1,4 @@
+import json
+import os
+
+print(os.getcwd())

@@ -1,0 +1,11 @@
+CONFLICT_EXAMPLE = """\
+<<<<<<< HEAD
+mine
+=======
+theirs
+>>>>>>> feature
+"""
+
+
+def explain():
+    return CONFLICT_EXAMPLE

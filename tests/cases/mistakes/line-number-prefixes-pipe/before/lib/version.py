@@ -1,0 +1,2 @@
+VERSION = (1, 4, 2)
+CODENAME = "otter"

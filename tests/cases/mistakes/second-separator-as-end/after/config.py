@@ -1,0 +1,2 @@
+TIMEOUT = 60
+DEBUG = False
