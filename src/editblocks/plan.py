@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 
 from editblocks.document import Document, TextBuffer
 from editblocks.locate.fuzzy import FuzzyLines, score_window

@@ -33,8 +33,8 @@ from editblocks.locate.fuzzy import (
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.normalize import (
     INDENT_CHARS,
-    collapse_inner_whitespace,
     TAB_WIDTHS,
+    collapse_inner_whitespace,
     content_key,
     fold_typography,
     indent_columns,

@@ -1,4 +1,4 @@
-"""Roo Code's `apply_diff` dialect inside SEARCH/REPLACE blocks: line-number hints and escaped markers (SPEC §8).
+"""Roo Code's `apply_diff` dialect inside SEARCH/REPLACE blocks: line-number hints and escaped markers.
 
 Roo asks models to write ``:start_line:N`` (and, formerly, ``:end_line:N``)
 plus a ``-------`` line right after ``<<<<<<< SEARCH``. Those lines are a hint

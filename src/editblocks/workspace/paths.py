@@ -39,7 +39,7 @@ _VARIABLE = re.compile(r"\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|%[A-Za-z_][\w()]*%")
 
 
 class RefusalCode(StrEnum):
-    """Stable codes for why a path or file is refused (SPEC §3, CASES F3, F5–F7)."""
+    """Stable codes for why a path or file is refused (the `refusal` of a `--json` result)."""
 
     OUTSIDE_ROOT = "outside-root"
     GIT_DIR = "git-dir"

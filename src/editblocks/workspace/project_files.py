@@ -2,7 +2,7 @@
 
 I/O beside the workspace, kept apart from it because it reads only names,
 never contents, and writes nothing: the list maps a misspelt path onto the
-file it clearly means (`--known-files`, SPEC §1) and names the file a model
+file it clearly means (`--known-files`) and names the file a model
 probably meant when the one it wrote does not exist.
 """
 
