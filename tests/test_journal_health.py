@@ -135,3 +135,8 @@ def test_the_bounds_come_from_options_and_the_environment(root: Path, tmp_path: 
     result = runner.invoke(main, ["apply", str(answer), "--root", str(root), "--keep-runs", "1"],
                            catch_exceptions=False)
     assert result.exit_code == 0 and len(runs(root)) == 1
+    answer = tmp_path / "6.md"
+    answer.write_text(diff_edit("a.txt", ("b\n", "c\n"), lang=""))
+    result = runner.invoke(main, ["apply", str(answer), "--root", str(root)],
+                           env={"EDITBLOCKS_APPLY_KEEP_RUNS": "1", "EDITBLOCKS_KEEP_RUNS": "5"}, catch_exceptions=False)
+    assert result.exit_code == 0 and len(runs(root)) == 1  # the command's own variable wins over the shared one

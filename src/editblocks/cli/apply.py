@@ -158,9 +158,8 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, st
               help="Write the change as a patch `git apply` accepts to this file (with --dry-run too: "
                    "the change that would be made); an empty file when nothing changes.")
 @click.option("--keep-runs", type=click.IntRange(min=1), default=KEEP_RUNS, show_default=True,
-              envvar="EDITBLOCKS_KEEP_RUNS", help="Keep at most this many runs in the undo journal.")
+              help="Keep at most this many runs in the undo journal.")
 @click.option("--journal-max-mb", type=click.IntRange(min=0), default=MAX_BYTES >> 20, show_default=True,
-              envvar="EDITBLOCKS_JOURNAL_MAX_MB",
               help="Keep the undo journal's saved copies under this many MiB (the newest run always stays).")
 @_known_files_option()
 @max_bytes_option()
