@@ -19,16 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from editblocks.locate.ladder import (
-    DEFAULT_RUNGS,
-    Ambiguous,
-    Found,
-    LocateOptions,
-    NotFound,
-    Rung,
-    find_near_miss,
-    locate,
-)
+from editblocks.locate.diagnosis import find_near_miss
+from editblocks.locate.ladder import locate
+from editblocks.locate.types import DEFAULT_RUNGS, Ambiguous, Found, LocateOptions, NotFound, Rung
 from editblocks.model import BlockKind, EditBlock, Format, Status
 from editblocks.plan import Source, plan_edits
 from editblocks.workspace import Workspace

@@ -23,16 +23,8 @@ import atheris
 
 with atheris.instrument_imports(include=["editblocks"]):
     from editblocks.document import Document
-    from editblocks.locate.ladder import (
-        DEFAULT_RUNGS,
-        EXACT_ONLY,
-        LADDER,
-        Ambiguous,
-        Found,
-        LocateOptions,
-        NotFound,
-        locate,
-    )
+    from editblocks.locate.ladder import locate
+    from editblocks.locate.types import DEFAULT_RUNGS, EXACT_ONLY, LADDER, Ambiguous, Found, LocateOptions, NotFound
     from editblocks.model import BlockKind, EditBlock, Format, Policy, Status
     from editblocks.plan import PlanOptions, Source, plan_edits
 

@@ -24,7 +24,7 @@ from test_parse_properties import responses
 from editblocks import apply, parse, validate
 from editblocks.cli import main
 from editblocks.eval.evaluate import Verdict, find_cases
-from editblocks.locate.ladder import Rung
+from editblocks.locate.types import Rung
 from editblocks.model import BlockKind, Format, Reason, Severity, Status
 from editblocks.report.schema import OUTPUT_NAMES, SCHEMA_FILE, output_schema
 from editblocks.report.serialize import SCHEMA_VERSION, apply_json, check_json, error_json, parse_json

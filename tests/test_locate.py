@@ -8,9 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import editblocks.locate.ladder as locate_module
+import editblocks.locate.view as view_module
 from editblocks.document import Document
-from editblocks.locate.ladder import (
+from editblocks.locate.diagnosis import explain_anchor_failure, find_near_miss
+from editblocks.locate.ladder import locate
+from editblocks.locate.types import (
     DEFAULT_RUNGS,
     EXACT_ONLY,
     Ambiguous,
@@ -19,9 +21,6 @@ from editblocks.locate.ladder import (
     NearMiss,
     NotFound,
     Rung,
-    explain_anchor_failure,
-    find_near_miss,
-    locate,
 )
 
 WITH_FUZZY = LocateOptions(rungs=(*DEFAULT_RUNGS, Rung.FUZZY))
@@ -718,12 +717,12 @@ INDENTED_LINES = ["a", "  a", "    a", "\ta", "\t  a", "b", "  b", "\tb", "", " 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(INDENTED_LINES), min_size=1, max_size=14), st.data())
 def test_shifted_windows_are_exactly_the_uniformly_indented_copies(file, data):
-    from editblocks.locate.ladder import _FileView
+    from editblocks.locate.view import FileView
 
     search = data.draw(st.lists(st.sampled_from(INDENTED_LINES), min_size=1, max_size=5))
-    for direct_checks in (locate_module.DIRECT_SHIFT_CHECKS, 0):  # candidates one by one, or indentation-step keys
-        with patch.object(locate_module, "DIRECT_SHIFT_CHECKS", direct_checks):
-            view = _FileView(file)
+    for direct_checks in (view_module.DIRECT_SHIFT_CHECKS, 0):  # candidates one by one, or indentation-step keys
+        with patch.object(view_module, "DIRECT_SHIFT_CHECKS", direct_checks):
+            view = FileView(file)
             for rung in (Rung.INDENTATION, Rung.TYPOGRAPHY):
                 expected = _uniformly_shifted_windows(file, search, fold=rung is Rung.TYPOGRAPHY)
                 assert view.shifted_occurrences(rung, search, 0, 1000) == expected

@@ -12,22 +12,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from editblocks.document import Document, TextBuffer
+from editblocks.locate.diagnosis import explain_anchor_failure
 from editblocks.locate.fuzzy import FuzzyLines, score_window
-from editblocks.locate.ladder import (
+from editblocks.locate.ladder import HINT_TOLERANCE, locate
+from editblocks.locate.line_index import LineIndex
+from editblocks.locate.line_numbers import strip_line_numbers
+from editblocks.locate.types import (
     DEFAULT_RUNGS,
     EXACT_ONLY,
-    HINT_TOLERANCE,
     Ambiguous,
     Found,
     LocateOptions,
     NearMiss,
     NotFound,
     Rung,
-    explain_anchor_failure,
-    locate,
 )
-from editblocks.locate.line_index import LineIndex
-from editblocks.locate.line_numbers import strip_line_numbers
 from editblocks.model import (
     EXACT_ONLY_FORMATS,
     BlockKind,
