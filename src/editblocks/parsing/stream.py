@@ -20,10 +20,12 @@ after its real end is read again outside blocks, once.
 
 The work is split by job; `StreamParser` owns the other parts (composition)
 and is the only one that sees the text:
-- `StreamParser` (here) classifies lines: its hot loop reads the text, keeps
-  the state of lines outside blocks (fences, shell fences, reasoning sections,
-  inline commands), appends a block's content straight to its body and hands
-  only the marker lines that are structure to the assembler;
+- `StreamParser` (here) classifies lines: its hot loop reads the text, takes
+  plain lines outside blocks in bulk, appends a block's content straight to
+  its body and hands only the marker lines that are structure to the assembler;
+- `OutsideLines` (outside.py) reads the other lines outside blocks and keeps
+  their state (fences, shell fences, reasoning sections, inline commands),
+  which the hot loop reads directly; a start marker opens a block through it;
 - `BlockAssembler` (assemble.py) opens, completes, holds back and withdraws
   blocks, and counts start and end markers;
 - `sections.py` holds the open block's data and cuts a finished body into
@@ -32,10 +34,11 @@ and is the only one that sees the text:
   orders the event stream (text, progress, blocks);
 - `PathLookback` (lookback.py) remembers the last lines outside blocks and
   finds each block's path, or carries the previous one over.
-The hot loop keeps its reach cheap: the assembler is a local variable (its
-open block is one attribute away, as it was on the parser), and the parser
-holds the look-back's line list and the sink's text method itself, so the
-split adds no attribute look-up per line.
+The hot loop keeps its reach cheap: the assembler and the outside-lines part
+are local variables (the open block and the fence state are one attribute
+away, as they were on the parser), and the outside part holds the look-back's
+line list and the sink's text method itself, so the split adds no attribute
+look-up per line.
 """
 
 from __future__ import annotations
@@ -48,22 +51,18 @@ from functools import lru_cache
 from editblocks.model import EditBlock, Event, Format, ParseResult
 from editblocks.parsing.assemble import BlockAssembler
 from editblocks.parsing.events import EventSink
-from editblocks.parsing.fences import Fence, inline_commands, open_fence, shell_commands
 from editblocks.parsing.lookback import PathLookback
 from editblocks.parsing.markers import (
     DIALECT_FIRST_CHARS,
     MIN_RUN,
     SPECIAL_FIRST_CHARS,
-    STARTS,
     MarkerKind,
     classify,
-    near_marker,
 )
+from editblocks.parsing.outside import OutsideLines
 from editblocks.parsing.sections import section_bounds
 
 DEFAULT_FENCE = ("```", "```")
-_THINK_OPEN = ("<think>", "<thinking>", "<think ", "<thinking ")
-_THINK_CLOSE = ("</think>", "</thinking>")
 
 
 class StreamParser:
@@ -78,23 +77,17 @@ class StreamParser:
         events: bool = True,
     ) -> None:
         self._format = Format(format)
-        self._custom_fence = fence if fence[0][:1] not in ("`", "~") else None
+        custom_fence = fence if fence[0][:1] not in ("`", "~") else None
         self._special = SPECIAL_FIRST_CHARS | frozenset(fence[0].strip()[:1])
         self._top_candidate = _top_candidate_lines(self._special)
         known = frozenset(known_files) if known_files is not None else None
         self._sink = EventSink(events)
         self._lookback = PathLookback(self._format, known)
         self._assembler = BlockAssembler(self._format, known, self._sink, self._lookback)
-        self._starts = self._assembler.starts
-        # the hot loop's own references into the parts, read once per line or run of lines
-        self._events_on = events
-        self._add_text = self._sink.add_text
-        self._recent = self._lookback.recent
+        self._outside = OutsideLines(self._format, custom_fence, self._assembler.starts, self._sink,
+                                     self._lookback, self._assembler, events)
         self._pending: list[str] = []
         self._line_no = 0
-        self._fence: Fence | None = None
-        self._shell_lines: list[tuple[int, str]] | None = None
-        self._think_line: int | None = None
         self._closed = False
 
     @property
@@ -131,7 +124,8 @@ class StreamParser:
             self._pending = []
             if self._line_no == 0 and "\r" in tail.rstrip("\r"):
                 tail = tail.replace("\r", "\n")
-                self._warn(1, "the response breaks its lines with bare CR characters; they were read as line breaks")
+                self._sink.warn(1, "the response breaks its lines with bare CR characters; "
+                                "they were read as line breaks")
             self._process("\n" + (tail[:-1] if tail.endswith(("\r", "\n")) else tail) + "\n")
         block = self._assembler.block
         ended = self._assembler.end_at_look_alike_end(block) if block is not None else None
@@ -149,10 +143,7 @@ class StreamParser:
                 self._reread(*ended)
         self._closed = True
         self._assembler.finish()
-        self._finish_shell_fence()
-        if self._think_line is not None:
-            self._warn(self._think_line, f"reasoning section opened at line {self._think_line} is never closed; "
-                       "any edit blocks after it were ignored")
+        self._outside.finish()
         return self._sink.take(None)
 
     def result(self) -> ParseResult:
@@ -188,21 +179,22 @@ class StreamParser:
         number = self._line_no
         special = self._special
         assembler = self._assembler
+        outside = self._outside
         next_special = -1  # where the next line that could be a marker or fence starts, once searched for
         while position < end:
             block = assembler.block
             if block is None:
-                if self._think_line is None and self._shell_lines is None:
+                if outside.think_line is None and outside.shell_lines is None:
                     if next_special < position:
                         found = self._top_candidate.search(text, position - 1)
                         next_special = found.start() + 1 if found is not None else end
                     stop = next_special
-                    if self._fence is None:
+                    if outside.fence is None:
                         tick = text.find("`", position, stop)
                         if tick != -1:
                             stop = text.rfind("\n", 0, tick) + 1
                     if stop > position:
-                        number = self._plain_run(text, position, stop, number)
+                        number = outside.plain_run(text, position, stop, number)
                         position = stop
                         continue
                 newline = text.find("\n", position)
@@ -212,9 +204,9 @@ class StreamParser:
                 first = line[:1]
                 if first in special or ((first == " " or first == "\t") and line.lstrip()[:1] in special):
                     self._line_no = number
-                    self._top_special_line(line, number)
+                    outside.special_line(line, number)
                 else:
-                    self._plain_line(line, number)
+                    outside.plain_line(line, number)
                 continue
             found = block.candidates.search(text, position - 1)
             start = found.start() + 1 if found is not None else end
@@ -257,93 +249,6 @@ class StreamParser:
         self._process(text)
         self._line_no = max(self._line_no, current)
         assembler.rereading = False
-
-    # --- lines outside blocks -----------------------------------------------------
-
-    def _plain_run(self, text: str, start: int, stop: int, number: int) -> int:
-        """Whole lines with nothing to act on (no marker, fence or backtick), taken in bulk; returns the new line count.
-
-        They only matter as text events and, the last few, for the path look-back.
-        """
-        if self._events_on:
-            self._add_text(text[start:stop], number + 1)
-        self._recent.append((text[start : stop - 1], None))
-        return number + text.count("\n", start, stop)
-
-    def _plain_line(self, line: str, number: int) -> None:
-        if self._events_on:
-            self._add_text(line + "\n", number)
-        if self._think_line is not None:
-            if any(tag in line.lower() for tag in _THINK_CLOSE):
-                self._think_line = None
-            return
-        self._recent.append((line, None))
-        if self._fence is None:
-            if "`" in line:
-                for command in inline_commands(line):
-                    self._sink.suggest(command, number)
-        elif self._shell_lines is not None:
-            self._shell_lines.append((number, line))
-
-    def _top_special_line(self, line: str, number: int) -> None:
-        if self._think_line is not None:
-            self._plain_line(line, number)
-            return
-        marker = classify(line)
-        if marker is not None:
-            if marker.kind in self._starts:
-                self._shell_lines = None  # a shell-tagged fence holding an edit block is an edit, not commands
-                self._assembler.open(marker, number, line)
-                return
-            if marker.kind in STARTS:
-                self._warn(number, f"{marker.kind.value} marker ignored: the response format is {self._format.value}")
-            else:
-                self._assembler.stray(marker, number)
-        stripped = line.strip()
-        if self._fence_line(line, stripped, number):
-            return
-        if self._fence is None and stripped.lower().startswith(_THINK_OPEN):
-            if not any(tag in stripped.lower() for tag in _THINK_CLOSE):
-                self._think_line = number
-                if self._events_on:
-                    self._add_text(line + "\n", number)
-                return
-        note = near_marker(line) if marker is None else None
-        if note:
-            self._warn(number, note)
-        self._plain_line(line, number)
-
-    def _fence_line(self, line: str, stripped: str, number: int) -> bool:
-        """Track fences; any fence-looking line is remembered as such for the path look-back."""
-        fence = self._fence
-        if fence is not None and fence.is_closed_by(stripped):
-            self._finish_shell_fence()
-            self._fence = None
-            info = ""
-        else:
-            looks_like = open_fence(stripped, self._custom_fence)
-            if looks_like is None:
-                return False
-            if fence is None:
-                self._fence = looks_like
-                self._shell_lines = [] if looks_like.is_shell else None
-            info = looks_like.info
-        self._lookback.fence_line(line, info, self._fence is not None)
-        if self._events_on:
-            self._add_text(line + "\n", number)
-        return True
-
-    def _finish_shell_fence(self) -> None:
-        fence, lines = self._fence, self._shell_lines
-        self._shell_lines = None
-        if fence is None or lines is None:
-            return
-        for number, command in shell_commands(lines, fence.is_transcript):
-            self._sink.suggest(command, number)
-
-    def _warn(self, line: int, message: str) -> None:
-        """Warnings about lines outside blocks (no block is open, so no progress comes before them)."""
-        self._sink.warn(line, message)
 
 
 def _detected_format(format: Format, blocks: tuple[EditBlock, ...]) -> str:

@@ -1,0 +1,139 @@
+"""Lines outside blocks: fences, shell fences, reasoning sections and inline commands.
+
+`StreamParser` hands this part every line outside blocks that its hot loop does
+not take in bulk. It keeps the state those lines change — the open fence, the
+lines of an open shell fence, the line a reasoning section opened at — and the
+hot loop reads that state directly, so the split adds no call per line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from editblocks.model import Format
+from editblocks.parsing.assemble import BlockAssembler
+from editblocks.parsing.events import EventSink
+from editblocks.parsing.fences import Fence, inline_commands, open_fence, shell_commands
+from editblocks.parsing.lookback import PathLookback
+from editblocks.parsing.markers import STARTS, MarkerKind, classify, near_marker
+
+_THINK_OPEN = ("<think>", "<thinking>", "<think ", "<thinking ")
+_THINK_CLOSE = ("</think>", "</thinking>")
+
+
+class OutsideLines:
+    """Reads the lines outside blocks; opens a block on its start marker through the assembler."""
+
+    def __init__(
+        self,
+        format: Format,
+        custom_fence: tuple[str, str] | None,
+        starts: Collection[MarkerKind],
+        sink: EventSink,
+        lookback: PathLookback,
+        assembler: BlockAssembler,
+        events: bool,
+    ) -> None:
+        self._format = format
+        self._custom_fence = custom_fence
+        self._starts = starts
+        self._sink = sink
+        self._lookback = lookback
+        self._assembler = assembler
+        self._events_on = events
+        self._add_text = sink.add_text
+        self._recent = lookback.recent
+        self.fence: Fence | None = None
+        self.shell_lines: list[tuple[int, str]] | None = None
+        self.think_line: int | None = None
+
+    def plain_run(self, text: str, start: int, stop: int, number: int) -> int:
+        """Whole lines with nothing to act on (no marker, fence or backtick), taken in bulk; returns the new line count.
+
+        They only matter as text events and, the last few, for the path look-back.
+        """
+        if self._events_on:
+            self._add_text(text[start:stop], number + 1)
+        self._recent.append((text[start : stop - 1], None))
+        return number + text.count("\n", start, stop)
+
+    def plain_line(self, line: str, number: int) -> None:
+        if self._events_on:
+            self._add_text(line + "\n", number)
+        if self.think_line is not None:
+            if any(tag in line.lower() for tag in _THINK_CLOSE):
+                self.think_line = None
+            return
+        self._recent.append((line, None))
+        if self.fence is None:
+            if "`" in line:
+                for command in inline_commands(line):
+                    self._sink.suggest(command, number)
+        elif self.shell_lines is not None:
+            self.shell_lines.append((number, line))
+
+    def special_line(self, line: str, number: int) -> None:
+        """A line that could be a marker or a fence: its first character, or the first after indentation, is special."""
+        if self.think_line is not None:
+            self.plain_line(line, number)
+            return
+        marker = classify(line)
+        if marker is not None:
+            if marker.kind in self._starts:
+                self.shell_lines = None  # a shell-tagged fence holding an edit block is an edit, not commands
+                self._assembler.open(marker, number, line)
+                return
+            if marker.kind in STARTS:
+                self._sink.warn(number, f"{marker.kind.value} marker ignored: the response format is "
+                                f"{self._format.value}")
+            else:
+                self._assembler.stray(marker, number)
+        stripped = line.strip()
+        if self._fence_line(line, stripped, number):
+            return
+        if self.fence is None and stripped.lower().startswith(_THINK_OPEN):
+            if not any(tag in stripped.lower() for tag in _THINK_CLOSE):
+                self.think_line = number
+                if self._events_on:
+                    self._add_text(line + "\n", number)
+                return
+        note = near_marker(line) if marker is None else None
+        if note:
+            self._sink.warn(number, note)
+        self.plain_line(line, number)
+
+    def finish(self) -> None:
+        """At the end of the response: an open shell fence still yields its commands; an open reasoning section is
+        reported."""
+        self._finish_shell_fence()
+        if self.think_line is not None:
+            self._sink.warn(self.think_line, f"reasoning section opened at line {self.think_line} is never closed; "
+                            "any edit blocks after it were ignored")
+
+    def _fence_line(self, line: str, stripped: str, number: int) -> bool:
+        """Track fences; any fence-looking line is remembered as such for the path look-back."""
+        fence = self.fence
+        if fence is not None and fence.is_closed_by(stripped):
+            self._finish_shell_fence()
+            self.fence = None
+            info = ""
+        else:
+            looks_like = open_fence(stripped, self._custom_fence)
+            if looks_like is None:
+                return False
+            if fence is None:
+                self.fence = looks_like
+                self.shell_lines = [] if looks_like.is_shell else None
+            info = looks_like.info
+        self._lookback.fence_line(line, info, self.fence is not None)
+        if self._events_on:
+            self._add_text(line + "\n", number)
+        return True
+
+    def _finish_shell_fence(self) -> None:
+        fence, lines = self.fence, self.shell_lines
+        self.shell_lines = None
+        if fence is None or lines is None:
+            return
+        for number, command in shell_commands(lines, fence.is_transcript):
+            self._sink.suggest(command, number)
