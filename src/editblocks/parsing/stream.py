@@ -276,7 +276,17 @@ def parse(
     known_files: Collection[str] | None = None,
 ) -> ParseResult:
     """Parse a whole response: the blocks, shell suggestions and diagnostics it holds. Never raises on any text."""
+    return parsed_whole(text, format, fence, known_files).result()
+
+
+def parsed_whole(
+    text: str,
+    format: Format | str = Format.AUTO,
+    fence: tuple[str, str] = DEFAULT_FENCE,
+    known_files: Collection[str] | None = None,
+) -> StreamParser:
+    """A parser fed the whole text and closed, without events: `parse` takes its result, `validate` its counts too."""
     parser = StreamParser(format, fence, known_files, events=False)
     parser.feed(text)
     parser.close()
-    return parser.result()
+    return parser

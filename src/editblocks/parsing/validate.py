@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from editblocks.model import Diagnostic, Format, HasDiagnostics, ParseResult, Severity
 from editblocks.parsing.markers import MarkerKind
-from editblocks.parsing.stream import DEFAULT_FENCE, StreamParser
+from editblocks.parsing.stream import DEFAULT_FENCE, parsed_whole
 
 
 @dataclass(frozen=True)
@@ -40,9 +40,7 @@ def validate(
     known_files: Collection[str] | None = None,
 ) -> Validation:
     """Errors and warnings, each with a response line number; never raises on any text."""
-    parser = StreamParser(format, fence, known_files, events=False)
-    parser.feed(text)
-    parser.close()
+    parser = parsed_whole(text, format, fence, known_files)
     result = parser.result()
     found: list[Diagnostic] = list(result.diagnostics)
     first_line = min((d.line for d in result.errors), default=1)
