@@ -10,7 +10,7 @@ import os
 import stat
 import sys
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -32,9 +32,6 @@ from editblocks.cli.shared import (
 )
 from editblocks.model import ApplyResult, ParseResult, Policy, Reason, Status, counted
 from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES
-
-if TYPE_CHECKING:
-    pass
 
 
 def _known_files_option() -> Decorator:
