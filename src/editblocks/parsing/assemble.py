@@ -10,11 +10,9 @@ decides what they mean for the block.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import replace
-from functools import lru_cache
 from typing import NamedTuple
 
 from editblocks.model import (
@@ -31,13 +29,12 @@ from editblocks.parsing.events import EventSink
 from editblocks.parsing.filenames import misplaced_file_headers, path_from_line, resolve_known
 from editblocks.parsing.lookback import PathLookback
 from editblocks.parsing.markers import (
-    DIALECT_FIRST_CHARS,
     GUILLEMET_KINDS,
-    SPECIAL_FIRST_CHARS,
     STANDARD_RUN,
     STARTS,
     Marker,
     MarkerKind,
+    block_candidate_lines,
 )
 from editblocks.parsing.sections import NOTHING_HELD, Divider, OpenBlock, dedent, split_sections
 
@@ -110,7 +107,7 @@ class BlockAssembler:
 
     def __init__(self, format: Format, known: Collection[str] | None, sink: EventSink, lookback: PathLookback) -> None:
         self.starts = FORMAT_STARTS[format]
-        self._structure = {start: _structure(start, self.starts) for start in STARTS}
+        self._structure = _STRUCTURE[format]
         self._known = known
         self._sink = sink
         self._lookback = lookback
@@ -130,7 +127,7 @@ class BlockAssembler:
                   and marker.length > STANDARD_RUN)
         indent = line[: len(line) - len(line.lstrip())]
         self.block = OpenBlock(marker.kind, number, marker.length, strict, path, fmt, hint, indent,
-                               _candidate_lines(len(indent)), self._structure[marker.kind], interrupting)
+                               block_candidate_lines(len(indent)), self._structure[marker.kind], interrupting)
         if marker.irregular:
             self._warn(number, f"marker accepted despite {marker.irregular}")
         if self._sink.enabled:
@@ -369,17 +366,10 @@ def _structure(start: MarkerKind, starts: frozenset[MarkerKind]) -> frozenset[Ma
     return frozenset(kind for kind in kinds if (kind in GUILLEMET_KINDS) == guillemet)
 
 
-@lru_cache(maxsize=32)
-def _candidate_lines(indent_width: int) -> re.Pattern[str]:
-    """Lines inside a block that could be markers (or Roo's escaped markers and hints): a marker character, or a
-    backslash or colon, after at most the block's own indentation.
-
-    Deeper lines are content (a markdown file's indented `=======`); shallower
-    ones still count, so a block whose start marker alone was indented cannot
-    swallow the rest of the response.
-    """
-    characters = "[" + re.escape("".join(sorted(SPECIAL_FIRST_CHARS | DIALECT_FIRST_CHARS))) + "]"
-    return re.compile("\n" + (f"[ \t]{{0,{indent_width}}}" if indent_width else "") + characters)
+_STRUCTURE: dict[Format, dict[MarkerKind, frozenset[MarkerKind]]] = {
+    fmt: {start: _structure(start, starts) for start in STARTS} for fmt, starts in FORMAT_STARTS.items()
+}
+"""Per format, per start marker: the kinds that are structure inside such a block; built once, not per parser."""
 
 
 def no_op_warning(line: int) -> str:

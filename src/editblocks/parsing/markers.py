@@ -14,6 +14,7 @@ one only when the block has no other separator.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -49,6 +50,40 @@ GUILLEMET_KINDS = frozenset({MarkerKind.GUILLEMET_START, MarkerKind.GUILLEMET_SE
 SPECIAL_FIRST_CHARS = frozenset("<=>-+«═»`~")
 # Inside a block, lines starting with these may also be Roo Code's dialect (`\=======`, `:start_line:5`).
 DIALECT_FIRST_CHARS = frozenset("\\:")
+# Every marker, fence and near-miss report needs a run of three of these (`classify`, `near_marker`, fences);
+# `<` alone may also start an XML fence or a reasoning tag. A line that starts with a markdown quote (`> `) or
+# bullet (`- `, `+ `) is therefore plain text, and the parser reads it in bulk.
+_RUN_CHARS = "".join(sorted(SPECIAL_FIRST_CHARS - {"<"}))
+_MARKER_RUN_CHARS = "".join(sorted(SPECIAL_FIRST_CHARS - set("`~")))
+
+
+def _run_of_three(characters: str) -> str:
+    return "([" + re.escape(characters) + "])\\1\\1"
+
+
+@lru_cache(maxsize=8)
+def candidate_lines(loose: str = "") -> re.Pattern[str]:
+    """Outside blocks, the start of a line that could be a marker, a fence or a reasoning tag: after a newline
+    and any indentation that begins with a space or tab, three equal marker or fence characters, or `<`, or one
+    of the ``loose`` characters (a configured fence's first characters, any line starting with them).
+
+    The indentation is taken possessively, so no line is ever scanned twice.
+    """
+    return re.compile("\n(?:[ \t][^\\S\n]*+)?(?:" + _run_of_three(_RUN_CHARS) + "|[<" + re.escape(loose) + "])")
+
+
+@lru_cache(maxsize=32)
+def block_candidate_lines(indent_width: int) -> re.Pattern[str]:
+    """Inside a block, the start of a line that could be a marker (three equal marker characters) or Roo's
+    dialect (a backslash or colon), after at most the block's own indentation.
+
+    Deeper lines are content (a markdown file's indented `=======`); shallower
+    ones still count, so a block whose start marker alone was indented cannot
+    swallow the rest of the response.
+    """
+    indent = f"[ \t]{{0,{indent_width}}}" if indent_width else ""
+    dialect = "[" + re.escape("".join(sorted(DIALECT_FIRST_CHARS))) + "]"
+    return re.compile("\n" + indent + "(?:" + _run_of_three(_MARKER_RUN_CHARS) + "|" + dialect + ")")
 
 _KEYWORDS: dict[str, dict[str, MarkerKind]] = {
     "<": {

@@ -42,7 +42,7 @@ class OutsideLines:
         self._assembler = assembler
         self._events_on = events
         self._add_text = sink.add_text
-        self._recent = lookback.recent
+        self.recent = lookback.recent  # the look-back's line list, appended to directly (the parser does too)
         self.fence: Fence | None = None
         self.shell_lines: list[tuple[int, str]] | None = None
         self.think_line: int | None = None
@@ -54,7 +54,7 @@ class OutsideLines:
         """
         if self._events_on:
             self._add_text(text[start:stop], number + 1)
-        self._recent.append((text[start : stop - 1], None))
+        self.recent.append((text[start : stop - 1], None))
         return number + text.count("\n", start, stop)
 
     def plain_line(self, line: str, number: int) -> None:
@@ -64,7 +64,7 @@ class OutsideLines:
             if any(tag in line.lower() for tag in _THINK_CLOSE):
                 self.think_line = None
             return
-        self._recent.append((line, None))
+        self.recent.append((line, None))
         if self.fence is None:
             if "`" in line:
                 for command in inline_commands(line):

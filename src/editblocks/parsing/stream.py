@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Collection
 from functools import lru_cache
 
-from editblocks.model import EditBlock, Event, Format, ParseResult
+from editblocks.model import EditBlock, Event, Format, ParseResult, TextEvent
 from editblocks.parsing.assemble import BlockAssembler
 from editblocks.parsing.events import EventSink
 from editblocks.parsing.lookback import PathLookback
@@ -57,6 +57,7 @@ from editblocks.parsing.markers import (
     MIN_RUN,
     SPECIAL_FIRST_CHARS,
     MarkerKind,
+    candidate_lines,
     classify,
 )
 from editblocks.parsing.outside import OutsideLines
@@ -77,9 +78,7 @@ class StreamParser:
         events: bool = True,
     ) -> None:
         self._format = Format(format)
-        custom_fence = fence if fence[0][:1] not in ("`", "~") else None
-        self._special = SPECIAL_FIRST_CHARS | frozenset(fence[0].strip()[:1])
-        self._top_candidate = _top_candidate_lines(self._special)
+        custom_fence, self._special, self._top_candidate = _fence_tables(fence)
         known = frozenset(known_files) if known_files is not None else None
         self._sink = EventSink(events)
         self._lookback = PathLookback(self._format, known)
@@ -103,18 +102,50 @@ class StreamParser:
     # --- driving -------------------------------------------------------------
 
     def feed(self, chunk: str) -> list[Event]:
-        if "\n" not in chunk and not self._closed:
+        if "\n" not in chunk:
+            if self._closed:
+                raise RuntimeError("feed() after close()")
             self._pending.append(chunk)
             return []
         if self._closed:
             raise RuntimeError("feed() after close()")
-        cut = chunk.rfind("\n")
-        text = "\n" + "".join(self._pending) + chunk[: cut + 1]
-        self._pending = [chunk[cut + 1 :]] if cut + 1 < len(chunk) else []
+        cut = chunk.rfind("\n") + 1
+        pending = self._pending
+        if pending:
+            pending.append(chunk[:cut])
+            text = "\n" + "".join(pending)
+        else:
+            text = "\n" + chunk[:cut]
+        self._pending = [chunk[cut:]] if cut < len(chunk) else []
         if "\r" in text:
             text = text.replace("\r\n", "\n")
+        if text.find("\n", 1) == len(text) - 1:
+            events = self._one_line(text)
+            if events is not None:
+                return events
         self._process(text)
         return self._sink.take(self._assembler.block)
+
+    def _one_line(self, text: str) -> list[Event] | None:
+        """A chunk that completes one line that cannot be a marker, fence or tag (most lines, when a model
+        streams tokens): taken without the hot loop's set-up. Returns its events, or None to take the usual path.
+        ``text`` is the line between two newlines."""
+        block = self._assembler.block
+        if block is not None:
+            if block.candidates.match(text):
+                return None
+            block.body.append(text[1:])
+            self._line_no += 1
+            return self._sink.take(block)
+        outside = self._outside
+        first = text[1:2]
+        if (outside.think_line is not None or outside.shell_lines is not None
+                or ((first in self._special or first == " " or first == "\t") and self._top_candidate.match(text))
+                or (outside.fence is None and "`" in text)):
+            return None
+        number = self._line_no = self._line_no + 1
+        outside.recent.append((text[1:-1], None))
+        return [TextEvent(text[1:], number)] if self._sink.enabled else []
 
     def close(self) -> list[Event]:
         if self._closed:
@@ -178,6 +209,7 @@ class StreamParser:
         end = len(text)
         number = self._line_no
         special = self._special
+        top_candidate = self._top_candidate.match
         assembler = self._assembler
         outside = self._outside
         next_special = -1  # where the next line that could be a marker or fence starts, once searched for
@@ -199,14 +231,14 @@ class StreamParser:
                         continue
                 newline = text.find("\n", position)
                 line = text[position:newline]
-                position = newline + 1
                 number += 1
                 first = line[:1]
-                if first in special or ((first == " " or first == "\t") and line.lstrip()[:1] in special):
+                if (first in special or first == " " or first == "\t") and top_candidate(text, position - 1):
                     self._line_no = number
                     outside.special_line(line, number)
                 else:
                     outside.plain_line(line, number)
+                position = newline + 1
                 continue
             found = block.candidates.search(text, position - 1)
             start = found.start() + 1 if found is not None else end
@@ -263,10 +295,21 @@ def _detected_format(format: Format, blocks: tuple[EditBlock, ...]) -> str:
 
 
 @lru_cache(maxsize=8)
-def _top_candidate_lines(special: frozenset[str]) -> re.Pattern[str]:
-    """Outside blocks, the start of a line that could be a marker or fence: its first character, or the first
-    after indentation that begins with a space or tab, is one of the ``special`` characters."""
-    return re.compile("\n(?:[ \t][^\\S\n]*)?[" + re.escape("".join(sorted(special))) + "]")
+def _fence_tables(fence: tuple[str, str]) -> tuple[tuple[str, str] | None, frozenset[str], re.Pattern[str]]:
+    """Built once per fence pair, not per parser: the configured non-markdown fence (None for backticks and
+    tildes), the characters a line that could be structure starts with, and the expression that finds such lines.
+
+    A configured fence's first characters keep the loose rule (any line starting with one is looked at), so
+    its lines are recognised exactly as before (its closer's too, when that starts with a marker or fence
+    character); every other line needs `candidate_lines`' stricter start.
+    """
+    custom = fence if fence[0][:1] not in ("`", "~") else None
+    special = SPECIAL_FIRST_CHARS | frozenset(fence[0].strip()[:1])
+    loose = ""
+    if custom is not None:
+        firsts = frozenset(fence[0].strip()[:1]) | (frozenset(fence[1].strip()[:1]) & SPECIAL_FIRST_CHARS)
+        loose = "".join(sorted(firsts - {"<"}))
+    return custom, special, candidate_lines(loose)
 
 
 def parse(
