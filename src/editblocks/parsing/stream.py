@@ -49,7 +49,7 @@ from collections.abc import Collection
 from functools import lru_cache
 
 from editblocks.model import EditBlock, Event, Format, ParseResult, TextEvent
-from editblocks.parsing.assemble import BlockAssembler
+from editblocks.parsing.assemble import FORMAT_STARTS, BlockAssembler
 from editblocks.parsing.events import EventSink
 from editblocks.parsing.lookback import PathLookback
 from editblocks.parsing.markers import (
@@ -77,7 +77,7 @@ class StreamParser:
         *,
         events: bool = True,
     ) -> None:
-        self._format = Format(format)
+        self._format = _FORMATS.get(format) or Format(format)
         custom_fence, self._special, self._top_candidate = _fence_tables(fence)
         known = frozenset(known_files) if known_files is not None else None
         self._sink = EventSink(events)
@@ -233,7 +233,8 @@ class StreamParser:
                 line = text[position:newline]
                 number += 1
                 first = line[:1]
-                if (first in special or first == " " or first == "\t") and top_candidate(text, position - 1):
+                if position == next_special or (
+                        (first in special or first == " " or first == "\t") and top_candidate(text, position - 1)):
                     self._line_no = number
                     outside.special_line(line, number)
                 else:
@@ -319,7 +320,20 @@ def parse(
     known_files: Collection[str] | None = None,
 ) -> ParseResult:
     """Parse a whole response: the blocks, shell suggestions and diagnostics it holds. Never raises on any text."""
-    return parsed_whole(text, format, fence, known_files).result()
+    fmt = _FORMATS.get(format) or Format(format)
+    if fence is DEFAULT_FENCE and "`" not in text and "\r" not in text and fmt in _NOTHING_FOUND:
+        if _DEFAULT_TOP_CANDIDATE.search("\n" + text) is None:
+            return _NOTHING_FOUND[fmt]
+    return parsed_whole(text, fmt, fence, known_files).result()
+
+
+_FORMATS: dict[str, Format] = {fmt: fmt for fmt in Format}
+"""A format by value or member, without the enum constructor's cost (a member hashes and compares as its value)."""
+_DEFAULT_TOP_CANDIDATE = _fence_tables(DEFAULT_FENCE)[2]
+_NOTHING_FOUND = {fmt: StreamParser(fmt).result() for fmt in FORMAT_STARTS}
+"""Per format, the result of an answer in which no line could be structure and no backtick or CR stands, so that
+parsing it does nothing beyond reading it: most short answers and chat replies. The parser would find exactly
+this (a result is immutable, so one is shared)."""
 
 
 def parsed_whole(
