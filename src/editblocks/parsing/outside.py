@@ -19,6 +19,7 @@ from editblocks.parsing.markers import STARTS, MarkerKind, classify, near_marker
 
 _THINK_OPEN = ("<think>", "<thinking>", "<think ", "<thinking ")
 _THINK_CLOSE = ("</think>", "</thinking>")
+_FENCE_CHARS = frozenset("`~")
 
 
 class OutsideLines:
@@ -77,6 +78,11 @@ class OutsideLines:
         if self.think_line is not None:
             self.plain_line(line, number)
             return
+        stripped = line.strip()
+        if stripped[:1] in _FENCE_CHARS:  # a fence line (the most common case here) is no marker, tag or near miss
+            if not self._fence_line(line, stripped, number):
+                self.plain_line(line, number)
+            return
         marker = classify(line)
         if marker is not None:
             if marker.kind in self._starts:
@@ -88,7 +94,6 @@ class OutsideLines:
                                 f"{self._format.value}")
             else:
                 self._assembler.stray(marker, number)
-        stripped = line.strip()
         if self._fence_line(line, stripped, number):
             return
         if self.fence is None and stripped.lower().startswith(_THINK_OPEN):
