@@ -10,7 +10,6 @@ decides what they mean for the block.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection
 from dataclasses import replace
 from typing import NamedTuple
@@ -116,12 +115,12 @@ class BlockAssembler:
         self._strict_allowed = True
         self.rereading = False  # set by the parser while it reads text again; no block then ends early
         self.blocks: list[EditBlock] = []
-        self.starts_seen: Counter[MarkerKind] = Counter()
-        self.ends_seen: Counter[MarkerKind] = Counter()
+        self.starts_seen: dict[MarkerKind, int] = {}  # plain dicts: a parser is made per answer, a Counter costs more
+        self.ends_seen: dict[MarkerKind, int] = {}
 
     def open(self, marker: Marker, number: int, line: str, interrupting: bool = False) -> None:
         self._confirm_held()
-        self.starts_seen[marker.kind] += 1
+        self.starts_seen[marker.kind] = self.starts_seen.get(marker.kind, 0) + 1
         path, fmt, hint = self._lookback.path_for_block(marker.kind)
         strict = (self._strict_allowed and marker.kind is not MarkerKind.GUILLEMET_START
                   and marker.length > STANDARD_RUN)
@@ -161,7 +160,7 @@ class BlockAssembler:
         if kind is not _PROPER_END[block.start] or marker.irregular:
             self._warn(number, f"block at line {block.line} ends with an unexpected marker; accepted")
         self.block = None
-        self.ends_seen[block.start] += 1
+        self.ends_seen[block.start] = self.ends_seen.get(block.start, 0) + 1
         self._complete(block, number, marker.length)
         return None
 
@@ -193,7 +192,7 @@ class BlockAssembler:
         block.look_alikes = looks[:1]
         block.reported = len(block.body)
         self.block = None
-        self.ends_seen[block.start] += 1
+        self.ends_seen[block.start] = self.ends_seen.get(block.start, 0) + 1
         self._complete(block, end.line, end.length)
         return "\n" + tail, end.line
 
@@ -216,7 +215,7 @@ class BlockAssembler:
         block.look_alikes = [d for d in block.look_alikes if d.index < second.index]
         block.reported = len(block.body)
         self.block = None
-        self.ends_seen[block.start] += 1
+        self.ends_seen[block.start] = self.ends_seen.get(block.start, 0) + 1
         self._warn(second.line, f"block at line {block.line} ends with a second `=======` (line {second.line}) "
                                 "instead of `>>>>>>> REPLACE`; read as its end")
         self._complete(block, second.line, 0)
@@ -227,7 +226,8 @@ class BlockAssembler:
         held block was cut short or a marker without a start."""
         kind = marker.kind
         if kind in _STRAY_AT_TOP and _STARTED_BY[kind] in self.starts:
-            self.ends_seen[_STARTED_BY[kind]] += 1
+            started_by = _STARTED_BY[kind]
+            self.ends_seen[started_by] = self.ends_seen.get(started_by, 0) + 1
         if not self._withdraw_if_cut_short(marker, number) and kind in _STRAY_AT_TOP:
             self._warn(number, f"{_MARKER_TEXT[kind]} without a block start before it")
 

@@ -67,9 +67,12 @@ def candidate_lines(loose: str = "") -> re.Pattern[str]:
     and any indentation that begins with a space or tab, three equal marker or fence characters, or `<`, or one
     of the ``loose`` characters (a configured fence's first characters, any line starting with them).
 
-    The indentation is taken possessively, so no line is ever scanned twice.
+    The indentation is taken possessively, so no line is ever scanned twice; a look-ahead at the first character
+    rejects an ordinary line in one test.
     """
-    return re.compile("\n(?:[ \t][^\\S\n]*+)?(?:" + _run_of_three(_RUN_CHARS) + "|[<" + re.escape(loose) + "])")
+    firsts = re.escape(_RUN_CHARS + loose)
+    return re.compile("\n(?=[ \t<" + firsts + "])(?:[ \t][^\\S\n]*+)?(?:" + _run_of_three(_RUN_CHARS)
+                      + "|[<" + re.escape(loose) + "])")
 
 
 @lru_cache(maxsize=32)

@@ -92,12 +92,12 @@ class StreamParser:
     @property
     def starts_seen(self) -> Counter[MarkerKind]:
         """Start markers by block kind, for marker balance."""
-        return self._assembler.starts_seen
+        return Counter(self._assembler.starts_seen)
 
     @property
     def ends_seen(self) -> Counter[MarkerKind]:
         """End markers by the kind of block they end, for marker balance."""
-        return self._assembler.ends_seen
+        return Counter(self._assembler.ends_seen)
 
     # --- driving -------------------------------------------------------------
 
@@ -286,13 +286,11 @@ class StreamParser:
 
 def _detected_format(format: Format, blocks: tuple[EditBlock, ...]) -> str:
     """The format asked for, or under `auto` the one most blocks were written in (the first of a tie)."""
-    if format is not Format.AUTO:
-        return format.value
-    if not blocks:
-        return Format.AUTO.value
+    if format is not Format.AUTO or not blocks:
+        return str(format)
     counts = Counter(block.format for block in blocks)
     best = max(counts.values())
-    return next(block.format.value for block in blocks if counts[block.format] == best)
+    return next(str(block.format) for block in blocks if counts[block.format] == best)
 
 
 @lru_cache(maxsize=8)
