@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Collection
 from functools import lru_cache
 
-from editblocks.model import EditBlock, Event, Format, ParseResult, TextEvent
+from editblocks.model import EditBlock, Event, Format, ParseResult
 from editblocks.parsing.assemble import FORMAT_STARTS, BlockAssembler
 from editblocks.parsing.events import EventSink
 from editblocks.parsing.lookback import PathLookback
@@ -62,6 +62,7 @@ from editblocks.parsing.markers import (
 )
 from editblocks.parsing.outside import OutsideLines
 from editblocks.parsing.sections import section_bounds
+from editblocks.parsing.values import parse_result, text_event
 
 DEFAULT_FENCE = ("```", "```")
 
@@ -145,7 +146,7 @@ class StreamParser:
             return None
         number = self._line_no = self._line_no + 1
         outside.recent.append((text[1:-1], None))
-        return [TextEvent(text[1:], number)] if self._sink.enabled else []
+        return [text_event(text[1:], number)] if self._sink.enabled else []
 
     def close(self) -> list[Event]:
         if self._closed:
@@ -180,12 +181,8 @@ class StreamParser:
     def result(self) -> ParseResult:
         """The whole parse so far; after `close()` equal to `parse()` of everything fed."""
         blocks = tuple(self._assembler.blocks)
-        return ParseResult(
-            format=_detected_format(self._format, blocks),
-            blocks=blocks,
-            shell=tuple(self._sink.shell),
-            diagnostics=tuple(self._sink.diagnostics),
-        )
+        return parse_result(_detected_format(self._format, blocks), blocks, tuple(self._sink.shell),
+                            tuple(self._sink.diagnostics))
 
     def partial_block(self) -> tuple[str | None, dict[str, str]] | None:
         """The open block's path and its text so far per section, for an in-progress display."""
