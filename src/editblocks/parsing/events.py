@@ -18,7 +18,7 @@ from editblocks.model import (
     ShellSuggestion,
 )
 from editblocks.parsing.sections import SECTION_NAMES, OpenBlock, section_bounds
-from editblocks.parsing.values import block_progress, text_event
+from editblocks.parsing.values import block_progress, shell_suggestion, text_event
 
 
 class EventSink:
@@ -48,7 +48,7 @@ class EventSink:
         self._events.append(event)
 
     def suggest(self, command: str, number: int) -> None:
-        suggestion = ShellSuggestion(command, number)
+        suggestion = shell_suggestion(command, number)
         self.shell.append(suggestion)
         if self.enabled:
             self.emit(ShellSuggested(suggestion))

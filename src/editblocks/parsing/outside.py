@@ -51,11 +51,16 @@ class OutsideLines:
     def plain_run(self, text: str, start: int, stop: int, number: int) -> int:
         """Whole lines with nothing to act on (no marker, fence or backtick), taken in bulk; returns the new line count.
 
-        They only matter as text events and, the last few, for the path look-back.
+        They only matter as text events, the last few for the path look-back, and inside a shell fence as its lines.
         """
         if self._events_on:
             self._add_text(text[start:stop], number + 1)
-        self.recent.append((text[start : stop - 1], None))
+        lines = text[start : stop - 1]
+        self.recent.append((lines, None))
+        if self.shell_lines is not None:
+            split = lines.split("\n")
+            self.shell_lines.extend(zip(range(number + 1, number + 1 + len(split)), split))
+            return number + len(split)
         return number + text.count("\n", start, stop)
 
     def plain_line(self, line: str, number: int) -> None:

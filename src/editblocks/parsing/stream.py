@@ -213,7 +213,7 @@ class StreamParser:
         while position < end:
             block = assembler.block
             if block is None:
-                if outside.think_line is None and outside.shell_lines is None:
+                if outside.think_line is None:
                     if next_special < position:
                         found = self._top_candidate.search(text, position - 1)
                         next_special = found.start() + 1 if found is not None else end

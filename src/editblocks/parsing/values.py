@@ -42,6 +42,12 @@ def parse_result(format: str, blocks: tuple[EditBlock, ...], shell: tuple[ShellS
     return result
 
 
+def shell_suggestion(command: str, line: int) -> ShellSuggestion:
+    suggestion: ShellSuggestion = _new(ShellSuggestion)
+    suggestion.__dict__.update(command=command, line=line)
+    return suggestion
+
+
 def text_event(text: str, line: int) -> TextEvent:
     event: TextEvent = _new(TextEvent)
     event.__dict__.update(text=text, line=line)
