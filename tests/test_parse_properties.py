@@ -203,3 +203,21 @@ def _events_fed(text: str, sizes: list[int]) -> list:
 @given(responses, st.lists(st.integers(min_value=1, max_value=30), min_size=1, max_size=20))
 def test_p16_any_chunking_gives_the_same_events(text, sizes):
     assert _events_fed(text, sizes) == _events_fed(text, [max(1, len(text))])
+
+
+def _fed(text: str, size: int, **options) -> tuple[list, StreamParser]:
+    parser = StreamParser(**options)
+    events: list = []
+    for position in range(0, len(text), size):
+        events += parser.feed(text[position : position + size])
+    return events + parser.close(), parser
+
+
+@pytest.mark.slow
+@settings(max_examples=200)
+@given(responses, st.integers(min_value=1, max_value=30))
+def test_without_text_events_every_other_event_and_the_result_stay_the_same(text, size):
+    with_text, full = _fed(text, size)
+    without_text, blocks_only = _fed(text, size, text_events=False)
+    assert without_text == [e for e in with_text if type(e).__name__ != "TextEvent"]
+    assert blocks_only.result() == full.result()

@@ -33,7 +33,7 @@ class OutsideLines:
         sink: EventSink,
         lookback: PathLookback,
         assembler: BlockAssembler,
-        events: bool,
+        text_events: bool,
     ) -> None:
         self._format = format
         self._custom_fence = custom_fence
@@ -41,7 +41,7 @@ class OutsideLines:
         self._sink = sink
         self._lookback = lookback
         self._assembler = assembler
-        self._events_on = events
+        self._text_events = text_events
         self._add_text = sink.add_text
         self.recent = lookback.recent  # the look-back's line list, appended to directly (the parser does too)
         self.fence: Fence | None = None
@@ -53,7 +53,7 @@ class OutsideLines:
 
         They only matter as text events, the last few for the path look-back, and inside a shell fence as its lines.
         """
-        if self._events_on:
+        if self._text_events:
             self._add_text(text[start:stop], number + 1)
         lines = text[start : stop - 1]
         self.recent.append((lines, None))
@@ -64,7 +64,7 @@ class OutsideLines:
         return number + text.count("\n", start, stop)
 
     def plain_line(self, line: str, number: int) -> None:
-        if self._events_on:
+        if self._text_events:
             self._add_text(line + "\n", number)
         if self.think_line is not None:
             if any(tag in line.lower() for tag in _THINK_CLOSE):
@@ -104,7 +104,7 @@ class OutsideLines:
         if self.fence is None and stripped.lower().startswith(_THINK_OPEN):
             if not any(tag in stripped.lower() for tag in _THINK_CLOSE):
                 self.think_line = number
-                if self._events_on:
+                if self._text_events:
                     self._add_text(line + "\n", number)
                 return
         note = near_marker(line) if marker is None else None
@@ -136,7 +136,7 @@ class OutsideLines:
                 self.shell_lines = [] if looks_like.is_shell else None
             info = looks_like.info
         self._lookback.fence_line(line, info, self.fence is not None)
-        if self._events_on:
+        if self._text_events:
             self._add_text(line + "\n", number)
         return True
 

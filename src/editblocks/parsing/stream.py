@@ -77,7 +77,10 @@ class StreamParser:
         known_files: Collection[str] | None = None,
         *,
         events: bool = True,
+        text_events: bool = True,
     ) -> None:
+        """``text_events=False`` leaves out the text events (prose outside blocks), for a display that shows only
+        blocks: every other event, and the result, stay exactly the same."""
         self._format = _FORMATS.get(format) or Format(format)
         custom_fence, self._special, self._top_candidate = _fence_tables(fence)
         known = frozenset(known_files) if known_files is not None else None
@@ -85,7 +88,8 @@ class StreamParser:
         self._lookback = PathLookback(self._format, known)
         self._assembler = BlockAssembler(self._format, known, self._sink, self._lookback)
         self._outside = OutsideLines(self._format, custom_fence, self._assembler.starts, self._sink,
-                                     self._lookback, self._assembler, events)
+                                     self._lookback, self._assembler, events and text_events)
+        self._text_events = events and text_events
         self._pending: list[str] = []
         self._line_no = 0
         self._closed = False
@@ -146,7 +150,7 @@ class StreamParser:
             return None
         number = self._line_no = self._line_no + 1
         outside.recent.append((text[1:-1], None))
-        return [text_event(text[1:], number)] if self._sink.enabled else []
+        return [text_event(text[1:], number)] if self._text_events else []
 
     def close(self) -> list[Event]:
         if self._closed:
