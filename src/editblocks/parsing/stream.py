@@ -119,9 +119,11 @@ class StreamParser:
         if pending:
             pending.append(chunk[:cut])
             text = "\n" + "".join(pending)
+            pending.clear()
         else:
             text = "\n" + chunk[:cut]
-        self._pending = [chunk[cut:]] if cut < len(chunk) else []
+        if cut < len(chunk):
+            pending.append(chunk[cut:])
         if "\r" in text:
             text = text.replace("\r\n", "\n")
         if text.find("\n", 1) == len(text) - 1:
