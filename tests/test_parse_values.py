@@ -18,7 +18,14 @@ from editblocks.model import (
     ShellSuggestion,
     TextEvent,
 )
-from editblocks.parsing.values import block_progress, edit_block, parse_result, shell_suggestion, text_event
+from editblocks.parsing.values import (
+    block_progress,
+    diagnostic,
+    edit_block,
+    parse_result,
+    shell_suggestion,
+    text_event,
+)
 
 BLOCK_FIELDS = ("a.py", "", "old\n", "new\n", "", BlockKind.EDIT, Format.DIFF, 3, (Reading("o", "n", "why"),),
                 ("o", "n"), 7)
@@ -30,6 +37,7 @@ PAIRS = [
                  (Diagnostic(Severity.ERROR, 1, "bad"),))),
     (text_event("hello\n", 4), TextEvent("hello\n", 4)),
     (shell_suggestion("ls -la", 3), ShellSuggestion("ls -la", 3)),
+    (diagnostic(Severity.WARNING, 9, "odd"), Diagnostic(Severity.WARNING, 9, "odd")),
     (block_progress(5, "old", "x\n"), BlockProgress(5, "old", "x\n")),
 ]
 

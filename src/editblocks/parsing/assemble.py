@@ -82,6 +82,8 @@ _MARKER_TEXT = {
     MarkerKind.GUILLEMET_SEPARATOR: "`═══════ REPL`",
     MarkerKind.GUILLEMET_END: "`»»» EDIT END`",
 }
+_STRAY_MESSAGE = {kind: f"{text} without a block start before it" for kind, text in _MARKER_TEXT.items()}
+"""Built once: an answer of a million stray end markers then holds one message, not a million copies."""
 
 
 class _Held(NamedTuple):
@@ -142,9 +144,10 @@ class BlockAssembler:
         """
         kind = marker.kind
         if kind in self.starts:
-            tail = self.end_at_second_separator(block, interrupted=True) or self.end_at_look_alike_end(block)
-            if tail is not None:
-                return tail[0] + line + "\n", tail[1]
+            if len(block.dividers) == 2 or len(block.look_alikes) == 2:
+                tail = self.end_at_second_separator(block, interrupted=True) or self.end_at_look_alike_end(block)
+                if tail is not None:
+                    return tail[0] + line + "\n", tail[1]
             if self._sink.enabled:
                 self._sink.progress(block, final=True)
             self._error(block.line, f"block at line {block.line} is not closed before the next block at line {number}")
@@ -230,7 +233,7 @@ class BlockAssembler:
             started_by = _STARTED_BY[kind]
             self.ends_seen[started_by] = self.ends_seen.get(started_by, 0) + 1
         if not self._withdraw_if_cut_short(marker, number) and kind in _STRAY_AT_TOP:
-            self._warn(number, f"{_MARKER_TEXT[kind]} without a block start before it")
+            self._warn(number, _STRAY_MESSAGE[kind])
 
     def reopen_tolerant(self, block: OpenBlock) -> str:
         """A strict (8-9 character) block reached the end without its own end marker: the model mixed marker

@@ -18,7 +18,7 @@ from editblocks.model import (
     ShellSuggestion,
 )
 from editblocks.parsing.sections import SECTION_NAMES, OpenBlock, section_bounds
-from editblocks.parsing.values import block_progress, shell_suggestion, text_event
+from editblocks.parsing.values import block_progress, diagnostic, shell_suggestion, text_event
 
 
 class EventSink:
@@ -54,10 +54,10 @@ class EventSink:
             self.emit(ShellSuggested(suggestion))
 
     def error(self, line: int, message: str) -> None:
-        self.diagnose(Diagnostic(Severity.ERROR, line, message))
+        self.diagnose(diagnostic(Severity.ERROR, line, message))
 
     def warn(self, line: int, message: str) -> None:
-        self.diagnose(Diagnostic(Severity.WARNING, line, message))
+        self.diagnose(diagnostic(Severity.WARNING, line, message))
 
     def diagnose(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)

@@ -106,13 +106,15 @@ class PathLookback:
 
     def _carry_over(self, start: MarkerKind, prose: str) -> PathChoice:
         """No path line: reuse the previous block's path, unless the prose names another file."""
-        if is_file_label(prose):
-            return None, self._format, " (the `File:` line before it names no usable path: write the path alone)"
-        named = {resolve_known(p, self._known, creating=False) for p in mentions_path(prose)} if prose else set()
         previous = self._last_path
-        if named and previous not in named:
-            shown = ", ".join(f"`{p}`" for p in sorted(named))
-            return None, self._format, f" (the line before it mentions {shown}: put the path alone on its own line)"
+        if prose:  # (none when a block follows a block at once, as in a flood of start markers)
+            if is_file_label(prose):
+                return None, self._format, " (the `File:` line before it names no usable path: write the path alone)"
+            named = {resolve_known(p, self._known, creating=False) for p in mentions_path(prose)}
+            if named and previous not in named:
+                shown = ", ".join(f"`{p}`" for p in sorted(named))
+                return None, self._format, (f" (the line before it mentions {shown}: put the path alone on its own "
+                                            "line)")
         if previous is None:
             return None, self._block_format(start, Format.DIFF, False), ""
         fmt = self._last_format if self._format is Format.AUTO else self._format

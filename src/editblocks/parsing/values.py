@@ -19,6 +19,7 @@ from editblocks.model import (
     Format,
     ParseResult,
     Reading,
+    Severity,
     ShellSuggestion,
     TextEvent,
 )
@@ -40,6 +41,12 @@ def parse_result(format: str, blocks: tuple[EditBlock, ...], shell: tuple[ShellS
     result: ParseResult = _new(ParseResult)
     result.__dict__.update(format=format, blocks=blocks, shell=shell, diagnostics=diagnostics)
     return result
+
+
+def diagnostic(severity: Severity, line: int, message: str) -> Diagnostic:
+    made: Diagnostic = _new(Diagnostic)
+    made.__dict__.update(severity=severity, line=line, message=message)
+    return made
 
 
 def shell_suggestion(command: str, line: int) -> ShellSuggestion:
