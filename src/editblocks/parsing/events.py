@@ -10,15 +10,16 @@ progress events are split, never what they say or in which order.
 from __future__ import annotations
 
 from editblocks.model import (
+    BlockProgress,
     Diagnostic,
     DiagnosticEvent,
     Event,
     Severity,
     ShellSuggested,
     ShellSuggestion,
+    TextEvent,
 )
 from editblocks.parsing.sections import SECTION_NAMES, OpenBlock, section_bounds
-from editblocks.parsing.values import block_progress, diagnostic, shell_suggestion, text_event
 
 
 class EventSink:
@@ -48,16 +49,16 @@ class EventSink:
         self._events.append(event)
 
     def suggest(self, command: str, number: int) -> None:
-        suggestion = shell_suggestion(command, number)
+        suggestion = ShellSuggestion(command, number)
         self.shell.append(suggestion)
         if self.enabled:
             self.emit(ShellSuggested(suggestion))
 
     def error(self, line: int, message: str) -> None:
-        self.diagnose(diagnostic(Severity.ERROR, line, message))
+        self.diagnose(Diagnostic(Severity.ERROR, line, message))
 
     def warn(self, line: int, message: str) -> None:
-        self.diagnose(diagnostic(Severity.WARNING, line, message))
+        self.diagnose(Diagnostic(Severity.WARNING, line, message))
 
     def diagnose(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)
@@ -83,12 +84,12 @@ class EventSink:
         if not dividers or dividers[-1].index <= reported:
             names = SECTION_NAMES[block.start]
             name = names[min(len(dividers), len(names) - 1)]
-            self._events.append(block_progress(block.line, name, "".join(body[reported:end])))
+            self._events.append(BlockProgress(block.line, name, "".join(body[reported:end])))
         else:
             for name, begin, stop in section_bounds(block, reported):
                 stop = min(stop, end)
                 if begin < stop:
-                    self._events.append(block_progress(block.line, name, "".join(body[begin:stop])))
+                    self._events.append(BlockProgress(block.line, name, "".join(body[begin:stop])))
         block.reported = end
 
     def take(self, open_block: OpenBlock | None) -> list[Event]:
@@ -104,5 +105,5 @@ class EventSink:
 
     def _flush_text(self) -> None:
         if self._text:
-            self._events.append(text_event("".join(self._text), self._text_line))
+            self._events.append(TextEvent("".join(self._text), self._text_line))
             self._text = []
