@@ -5,7 +5,10 @@
 Each case is timed once or a few times (best kept), then run again under
 tracemalloc for its peak memory beyond the input it was given. Parser cases
 are also run at half size: the growth column is time(N) / time(N/2), about 2
-for linear work and 4 for quadratic; anything over 2.5 is flagged. The
+for linear work and 4 for quadratic; anything over 2.5 is flagged. The hostile
+parser shapes of issue 17 follow in a table of their own: CPU time, the ratio
+to a typical answer of the same size, peak memory over the answer's size, and
+growth from N/4 to N. The
 behaviour at these sizes is asserted in tests/test_reliability.py, with
 smaller inputs; this script only measures.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import random
 import tempfile
 import time
 import tracemalloc
@@ -138,6 +142,77 @@ def cases() -> list[Case]:
     ]
 
 
+# --- hostile answer shapes, parser side (issue 17) ----------------------------------------------------------------
+
+
+def stray_end_markers(count: int) -> str:
+    return ">>>>>>> REPLACE\n" * count
+
+
+def search_markers(count: int) -> str:
+    return "a.py\n" + "<<<<<<< SEARCH\n" * count
+
+
+def unclosed_blocks_in_fences(count: int) -> str:
+    """Unclosed blocks inside alternating backtick and tilde fences whose length grows (3 to 66, then again)."""
+    return "".join(("`" if n % 2 else "~") * (3 + n % 64) + "\n<<<<<<< SEARCH\nx\n" for n in range(count))
+
+
+def mixed_line_endings(count: int, seed: int = 17) -> str:
+    """Blocks whose lines end in a random mix of LF, CRLF and bare CR."""
+    rng = random.Random(seed)
+    lines = []
+    for n in range(count):
+        for line in (f"src/m{n % 50}.py", "<<<<<<< SEARCH", f"value = {n}", "=======", f"value = {n + 1}",
+                     ">>>>>>> REPLACE"):
+            lines.append(line + rng.choice(("\n", "\r\n", "\r")))
+    return "".join(lines)
+
+
+PARSER_SHAPES: list[tuple[str, int, Callable[[int], str]]] = [
+    ("stray `>>>>>>> REPLACE` lines", 1_000_000, stray_end_markers),
+    ("`<<<<<<< SEARCH` lines", 1_000_000, search_markers),
+    ("unclosed blocks in growing fences", 100_000, unclosed_blocks_in_fences),
+    ("blocks with mixed LF/CRLF/CR", 6_000, mixed_line_endings),
+]
+PARSER_GROWTH = 4
+
+
+def parser_shapes(scale: float, only: str, repeats: int) -> None:
+    """Each shape at its size: parse time (least CPU time), that time over a typical answer's of the same size,
+    peak memory over the answer's size, and growth from N/4 to N (about 4 when linear, 16 when quadratic)."""
+    print(f"\n{'parser shape':36} {'size':>20} {'MB':>6} {'time':>8} {'x typical':>9} {'peak/size':>9} "
+          f"{'growth N/4->N':>13}")
+    for name, size, make in PARSER_SHAPES:
+        if only not in name:
+            continue
+        count = max(PARSER_GROWTH, int(size * scale))
+        text = make(count)
+        seconds = cpu_timed(parse_of(text), repeats)
+        typical = cpu_timed(parse_of(typical_response(len(text) / MEGABYTE)), repeats)
+        peak = peak_megabytes(parse_of(text)) * MEGABYTE / len(text)
+        growth = seconds / cpu_timed(parse_of(make(count // PARSER_GROWTH)), repeats)
+        flag = " !" if growth > PARSER_GROWTH * GROWTH_FLAG / 2 else ""
+        print(f"{name:36} {count:>20,} {len(text) / MEGABYTE:6.1f} {seconds:7.2f}s {seconds / typical:8.1f}x "
+              f"{peak:8.1f}x {growth:12.2f}x{flag}", flush=True)
+
+
+def cpu_timed(run: Callable[[], object], repeats: int) -> float:
+    """Least CPU time (`time.process_time`) of a few runs, the garbage collector off: other processes on a shared
+    machine count less than in wall time."""
+    best = float("inf")
+    for _ in range(repeats):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.process_time()
+            run()
+            best = min(best, time.process_time() - start)
+        finally:
+            gc.enable()
+    return best
+
+
 def timed(run: Callable[[], object], repeats: int) -> float:
     """Best wall time of a few runs, with the garbage collector off while timing (as `timeit` does)."""
     best = float("inf")
@@ -186,6 +261,7 @@ def main() -> None:
         size = case.size if args.scale == 1.0 or not case.growth else f"{case.size} x{args.scale:g}"
         print(f"{case.name:36} {size:>20} {seconds:8.3f}s {peak:9.1f} {growth:>8}", flush=True)
     print(f"growth = time(N) / time(N/2); ! marks more than {GROWTH_FLAG}x (worse than linear)")
+    parser_shapes(args.scale, args.only, args.repeats)
 
 
 if __name__ == "__main__":

@@ -638,6 +638,14 @@ def typical_response(blocks: int) -> str:
     )
 
 
+def mixed_line_endings(count: int) -> str:
+    """Blocks whose lines end in LF, CRLF or a bare CR, mixed (issue 17)."""
+    endings = ("\n", "\r\n", "\r", "\r\n", "\n")
+    lines = [line for n in range(count) for line in (f"m{n % 50}.py", "<<<<<<< SEARCH", f"v = {n}", "=======",
+                                                        f"v = {n + 1}", ">>>>>>> REPLACE")]
+    return "".join(line + endings[(n * 7) % 5] for n, line in enumerate(lines))
+
+
 PARSER_GROWTH_CASES: dict[str, tuple[Callable[[int], str], int]] = {
     "typical-response": (typical_response, 1_500),
     "repeated-search-markers": (lambda n: "a.py\n" + "<<<<<<< SEARCH\n" * n, 6_000),
@@ -655,6 +663,11 @@ PARSER_GROWTH_CASES: dict[str, tuple[Callable[[int], str], int]] = {
     "roo-hints-and-escapes": (lambda n: "a.py\n<<<<<<< SEARCH\n:start_line:3\n-------\n\\=======\n=======\nq\n"
                                         ">>>>>>> REPLACE\n" * n, 5_000),
     "strict-block-never-closed": (lambda n: "a.py\n<<<<<<<<< SEARCH\n" + "x\n=======\ny\n>>>>>>> REPLACE\n" * n, 5_000),
+    # Hostile shapes (issue 17).
+    "stray-end-markers": (lambda n: ">>>>>>> REPLACE\n" * n, 12_000),
+    "unclosed-blocks-in-growing-fences": (lambda n: "".join(("`" if k % 2 else "~") * (3 + k % 64)
+                                                            + "\n<<<<<<< SEARCH\nx\n" for k in range(n)), 6_000),
+    "blocks-with-mixed-line-endings": (mixed_line_endings, 5_000),
 }
 """Each case's N is picked so that one parse at 8N takes a tenth to a quarter of a second."""
 
@@ -721,6 +734,22 @@ def test_planning_grows_linearly_with_blocks_and_file_together() -> None:
     assert ratio < PLANNING_GROWTH_LIMIT, (
         f"planning 320 blocks on 80,000 lines took {ratio:.1f}x the time of 40 blocks on 10,000"
     )
+
+
+def test_a_flood_of_stray_end_markers_takes_at_most_ten_times_its_size_in_memory() -> None:
+    """Issue 17: a million stray `>>>>>>> REPLACE` lines once took 1.3 GB. Each still gets its warning (the output
+    groups them), but the warnings share one message, so the parse's peak memory stays within 10x the answer."""
+    text = ">>>>>>> REPLACE\n" * 50_000
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        result = parse(text)
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    assert len(result.warnings) == 50_000
+    assert peak < 10 * len(text), f"peak memory {peak / len(text):.1f}x the answer"
 
 
 def test_parsing_does_not_keep_long_lines_alive() -> None:
