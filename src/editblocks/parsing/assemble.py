@@ -127,8 +127,9 @@ class BlockAssembler:
         strict = (self._strict_allowed and marker.kind is not MarkerKind.GUILLEMET_START
                   and marker.length > STANDARD_RUN)
         indent = line[: len(line) - len(line.lstrip())]
+        candidates = block_candidate_lines(len(indent)) if indent else _UNINDENTED_CANDIDATES
         self.block = OpenBlock(marker.kind, number, marker.length, strict, path, fmt, hint, indent,
-                               block_candidate_lines(len(indent)), self._structure[marker.kind], interrupting)
+                               candidates, self._structure[marker.kind], interrupting)
         if marker.irregular:
             self._warn(number, f"marker accepted despite {marker.irregular}")
         if self._sink.enabled:
@@ -369,6 +370,7 @@ def _structure(start: MarkerKind, starts: frozenset[MarkerKind]) -> frozenset[Ma
     return frozenset(kind for kind in kinds if (kind in GUILLEMET_KINDS) == guillemet)
 
 
+_UNINDENTED_CANDIDATES = block_candidate_lines(0)
 _STRUCTURE: dict[Format, dict[MarkerKind, frozenset[MarkerKind]]] = {
     fmt: {start: _structure(start, starts) for start in STARTS} for fmt, starts in FORMAT_STARTS.items()
 }

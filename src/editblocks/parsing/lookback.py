@@ -27,6 +27,8 @@ LOOKBACK_LINES = 6
 _PATH_CACHE_LIMIT = 256
 
 PathChoice = tuple[str | None, Format, str]  # the path, the block's format, a hint for a missing path
+_SHARED_PATH_CACHE: dict[str, PathLine | None] = {}
+_SHARED_FENCE_CACHE: dict[str, PathLine | None] = {}
 
 
 class PathLookback:
@@ -39,7 +41,9 @@ class PathLookback:
         # The parser's hot loop appends plain lines to it directly.
         self.recent: deque[tuple[str, str | None]] = deque(maxlen=LOOKBACK_LINES)
         self._inside_fence = False
-        self._path_cache: dict[str, PathLine | None] = {}
+        # Without known files a line's reading depends on nothing else, so every parser shares one cache.
+        self._path_cache = _SHARED_PATH_CACHE if known is None else {}
+        self._fence_cache = _SHARED_FENCE_CACHE if known is None else {}
         self._last_path: str | None = None
         self._last_format: Format = Format.DIFF
 
@@ -62,7 +66,7 @@ class PathLookback:
         left = LOOKBACK_LINES
         for lines, fence_info in reversed(self.recent):
             if fence_info is not None:
-                found = path_in_fence_info(fence_info, self._known)
+                found = self._fence_path(fence_info)
                 if found is not None:
                     return found.path, self._block_format(start, Format.DIFF_FENCED, found.labelled), ""
                 crossed_fence = True
@@ -91,6 +95,16 @@ class PathLookback:
             if len(self._path_cache) >= _PATH_CACHE_LIMIT:
                 self._path_cache.clear()
             found = self._path_cache[stripped] = path_from_line(stripped, self._known)
+            return found
+
+    def _fence_path(self, info: str) -> PathLine | None:
+        """A path on a fence line, cached like path lines (most fence lines say only ```` ```python ````)."""
+        try:
+            return self._fence_cache[info]
+        except KeyError:
+            if len(self._fence_cache) >= _PATH_CACHE_LIMIT:
+                self._fence_cache.clear()
+            found = self._fence_cache[info] = path_in_fence_info(info, self._known)
             return found
 
     def _block_format(self, start: MarkerKind, style: Format, labelled: bool) -> Format:
