@@ -36,6 +36,7 @@ from editblocks.parsing.markers import (
     block_candidate_lines,
 )
 from editblocks.parsing.sections import NOTHING_HELD, Divider, OpenBlock, dedent, split_sections
+from editblocks.parsing.values import edit_block
 
 FORMAT_STARTS: dict[Format, frozenset[MarkerKind]] = {
     Format.ANCHORED: frozenset({MarkerKind.ANCHORED_START}),
@@ -288,8 +289,8 @@ class BlockAssembler:
                  and (not trailing or trailing.isspace()))
         kind = BlockKind.CREATE if blank else BlockKind.EDIT
         path = resolve_known(block.path, self._known, creating=blank) if self._known else block.path
-        edit = EditBlock(path, leading, old, new, trailing, kind, block.format, block.line,
-                         readings, literal, line_hint)
+        edit = edit_block(path, leading, old, new, trailing, kind, block.format, block.line,
+                          readings, literal, line_hint)
         self._held = _Held(edit, block.interrupting, end_line)
 
     def _warn_mixed_lengths(self, block: OpenBlock, separator: int, several: bool, end_length: int) -> None:

@@ -10,16 +10,15 @@ progress events are split, never what they say or in which order.
 from __future__ import annotations
 
 from editblocks.model import (
-    BlockProgress,
     Diagnostic,
     DiagnosticEvent,
     Event,
     Severity,
     ShellSuggested,
     ShellSuggestion,
-    TextEvent,
 )
 from editblocks.parsing.sections import SECTION_NAMES, OpenBlock, section_bounds
+from editblocks.parsing.values import block_progress, diagnostic, text_event
 
 
 class EventSink:
@@ -55,10 +54,10 @@ class EventSink:
             self.emit(ShellSuggested(suggestion))
 
     def error(self, line: int, message: str) -> None:
-        self.diagnose(Diagnostic(Severity.ERROR, line, message))
+        self.diagnose(diagnostic(Severity.ERROR, line, message))
 
     def warn(self, line: int, message: str) -> None:
-        self.diagnose(Diagnostic(Severity.WARNING, line, message))
+        self.diagnose(diagnostic(Severity.WARNING, line, message))
 
     def diagnose(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)
@@ -84,12 +83,12 @@ class EventSink:
         if not dividers or dividers[-1].index <= reported:
             names = SECTION_NAMES[block.start]
             name = names[min(len(dividers), len(names) - 1)]
-            self._events.append(BlockProgress(block.line, name, "".join(body[reported:end])))
+            self._events.append(block_progress(block.line, name, "".join(body[reported:end])))
         else:
             for name, begin, stop in section_bounds(block, reported):
                 stop = min(stop, end)
                 if begin < stop:
-                    self._events.append(BlockProgress(block.line, name, "".join(body[begin:stop])))
+                    self._events.append(block_progress(block.line, name, "".join(body[begin:stop])))
         block.reported = end
 
     def take(self, open_block: OpenBlock | None) -> list[Event]:
@@ -105,5 +104,5 @@ class EventSink:
 
     def _flush_text(self) -> None:
         if self._text:
-            self._events.append(TextEvent("".join(self._text), self._text_line))
+            self._events.append(text_event("".join(self._text), self._text_line))
             self._text = []

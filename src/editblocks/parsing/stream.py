@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Collection
 from functools import lru_cache
 
-from editblocks.model import EditBlock, Event, Format, ParseResult, TextEvent
+from editblocks.model import EditBlock, Event, Format, ParseResult
 from editblocks.parsing.assemble import FORMAT_STARTS, BlockAssembler
 from editblocks.parsing.events import EventSink
 from editblocks.parsing.lookback import PathLookback
@@ -62,7 +62,7 @@ from editblocks.parsing.markers import (
 )
 from editblocks.parsing.outside import OutsideLines
 from editblocks.parsing.sections import section_bounds
-from editblocks.parsing.values import parse_result
+from editblocks.parsing.values import parse_result, text_event
 
 DEFAULT_FENCE = ("```", "```")
 
@@ -152,7 +152,7 @@ class StreamParser:
             return None
         number = self._line_no = self._line_no + 1
         outside.recent.append((text[1:-1], None))
-        return [TextEvent(text[1:], number)] if self._text_events else []
+        return [text_event(text[1:], number)] if self._text_events else []
 
     def close(self) -> list[Event]:
         if self._closed:

@@ -1,26 +1,80 @@
-"""The parse result, built without its dataclass constructor.
+"""The parser's results, blocks, diagnostics and events, built without their dataclass constructors.
 
 A frozen dataclass's generated `__init__` sets each field through
-`object.__setattr__`, a good part of the cost of parsing a short answer. This
-builder fills the instance dictionary directly: the result is the same class,
-compares, hashes and prints the same, and stays frozen to its callers.
-tests/test_parse_values.py checks it against the dataclass, field by field.
-
-Only the one result per parse is built this way. An instance whose dictionary is
-filled directly takes about twice the memory of one built by its constructor
-(which keeps the values inline), so blocks, diagnostics and events, of which an
-answer may hold a million, keep their constructors.
+`object.__setattr__`, looked up again for every field; for a block that is a
+tenth of its parse, and most of a short answer's result. These builders make
+the same calls directly: the values are the same classes, compare, hash and
+print the same, take the same memory (the fields stay inline; filling the
+instance dictionary instead would double it), and stay frozen to their callers.
+tests/test_parse_values.py checks each against its dataclass, field by field,
+so a field added to one of these classes cannot be forgotten here.
 """
 
 from __future__ import annotations
 
-from editblocks.model import Diagnostic, EditBlock, ParseResult, ShellSuggestion
+from editblocks.model import (
+    BlockKind,
+    BlockProgress,
+    Diagnostic,
+    EditBlock,
+    Format,
+    ParseResult,
+    Reading,
+    Severity,
+    ShellSuggestion,
+    TextEvent,
+)
 
 _new = object.__new__
+_set = object.__setattr__
+
+
+def edit_block(path: str, leading: str, old: str, new: str, trailing: str, kind: BlockKind, format: Format,
+               line: int, readings: tuple[Reading, ...], literal: tuple[str, str] | None,
+               line_hint: int | None) -> EditBlock:
+    block: EditBlock = _new(EditBlock)
+    _set(block, "path", path)
+    _set(block, "leading", leading)
+    _set(block, "old", old)
+    _set(block, "new", new)
+    _set(block, "trailing", trailing)
+    _set(block, "kind", kind)
+    _set(block, "format", format)
+    _set(block, "line", line)
+    _set(block, "readings", readings)
+    _set(block, "literal", literal)
+    _set(block, "line_hint", line_hint)
+    return block
 
 
 def parse_result(format: str, blocks: tuple[EditBlock, ...], shell: tuple[ShellSuggestion, ...],
                  diagnostics: tuple[Diagnostic, ...]) -> ParseResult:
     result: ParseResult = _new(ParseResult)
-    result.__dict__.update(format=format, blocks=blocks, shell=shell, diagnostics=diagnostics)
+    _set(result, "format", format)
+    _set(result, "blocks", blocks)
+    _set(result, "shell", shell)
+    _set(result, "diagnostics", diagnostics)
     return result
+
+
+def diagnostic(severity: Severity, line: int, message: str) -> Diagnostic:
+    made: Diagnostic = _new(Diagnostic)
+    _set(made, "severity", severity)
+    _set(made, "line", line)
+    _set(made, "message", message)
+    return made
+
+
+def text_event(text: str, line: int) -> TextEvent:
+    event: TextEvent = _new(TextEvent)
+    _set(event, "text", text)
+    _set(event, "line", line)
+    return event
+
+
+def block_progress(line: int, section: str, added: str) -> BlockProgress:
+    event: BlockProgress = _new(BlockProgress)
+    _set(event, "line", line)
+    _set(event, "section", section)
+    _set(event, "added", added)
+    return event
