@@ -118,41 +118,43 @@ class StreamParser:
         pending = self._pending
         if pending:
             pending.append(chunk[:cut])
-            text = "\n" + "".join(pending)
+            lines = "".join(pending)
             pending.clear()
         else:
-            text = "\n" + chunk[:cut]
+            lines = chunk[:cut]
         if cut < len(chunk):
             pending.append(chunk[cut:])
-        if "\r" in text:
-            text = text.replace("\r\n", "\n")
-        if text.find("\n", 1) == len(text) - 1:
-            events = self._one_line(text)
+        if "\r" in lines:
+            lines = lines.replace("\r\n", "\n")
+        if lines.find("\n") == len(lines) - 1:
+            events = self._one_line(lines)
             if events is not None:
                 return events
-        self._process(text)
+        self._process("\n" + lines)
         return self._sink.take(self._assembler.block)
 
-    def _one_line(self, text: str) -> list[Event] | None:
+    def _one_line(self, line: str) -> list[Event] | None:
         """A chunk that completes one line that cannot be a marker, fence or tag (most lines, when a model
         streams tokens): taken without the hot loop's set-up. Returns its events, or None to take the usual path.
-        ``text`` is the line between two newlines."""
+        ``line`` ends with its newline."""
         block = self._assembler.block
+        first = line[:1]
         if block is not None:
-            if block.candidates.match(text):
+            if (first in _BLOCK_CANDIDATE_FIRSTS or first == " " or first == "\t") and \
+                    block.candidates.match("\n" + line):
                 return None
-            block.body.append(text[1:])
+            block.body.append(line)
             self._line_no += 1
             return self._sink.take(block)
         outside = self._outside
-        first = text[1:2]
         if (outside.think_line is not None or outside.shell_lines is not None
-                or ((first in self._special or first == " " or first == "\t") and self._top_candidate.match(text))
-                or (outside.fence is None and "`" in text)):
+                or ((first in self._special or first == " " or first == "\t")
+                    and self._top_candidate.match("\n" + line))
+                or (outside.fence is None and "`" in line)):
             return None
         number = self._line_no = self._line_no + 1
-        outside.recent.append((text[1:-1], None))
-        return [text_event(text[1:], number)] if self._text_events else []
+        outside.recent.append((line[:-1], None))
+        return [text_event(line, number)] if self._text_events else []
 
     def close(self) -> list[Event]:
         if self._closed:
@@ -328,6 +330,8 @@ def parse(
     return parsed_whole(text, fmt, fence, known_files).result()
 
 
+_BLOCK_CANDIDATE_FIRSTS = SPECIAL_FIRST_CHARS | DIALECT_FIRST_CHARS
+"""Inside a block, a line that could be structure starts with one of these (or indentation)."""
 _FORMATS: dict[str, Format] = {fmt: fmt for fmt in Format}
 """A format by value or member, without the enum constructor's cost (a member hashes and compares as its value)."""
 _DEFAULT_TOP_CANDIDATE = _fence_tables(DEFAULT_FENCE)[2]
