@@ -120,6 +120,7 @@ class BlockAssembler:
         self.blocks: list[EditBlock] = []
         self.starts_seen: dict[MarkerKind, int] = {}  # plain dicts: a parser is made per answer, a Counter costs more
         self.ends_seen: dict[MarkerKind, int] = {}
+        self._report_error, self._report_warning = self._error, self._warn  # bound once, handed to every block
 
     def open(self, marker: Marker, number: int, line: str, interrupting: bool = False) -> None:
         self._confirm_held()
@@ -256,7 +257,7 @@ class BlockAssembler:
         self._confirm_held()
 
     def _complete(self, block: OpenBlock, end_line: int, end_length: int) -> None:
-        cut = split_sections(block, self._error, self._warn)
+        cut = split_sections(block, self._report_error, self._report_warning)
         if cut is None:
             return
         if block.path is None:

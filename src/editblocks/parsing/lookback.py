@@ -28,6 +28,7 @@ _PATH_CACHE_LIMIT = 256
 
 PathChoice = tuple[str | None, Format, str]  # the path, the block's format, a hint for a missing path
 _SHARED_PATH_CACHE: dict[str, PathLine | None] = {}
+_UNREAD = PathLine("", False)  # a line not in the cache yet
 _SHARED_FENCE_CACHE: dict[str, PathLine | None] = {}
 
 
@@ -77,7 +78,9 @@ class PathLookback:
                     stripped = line.strip()
                     if not stripped:
                         continue
-                    found = self._path_line(stripped)
+                    found = self._path_cache.get(stripped, _UNREAD)
+                    if found is _UNREAD:
+                        found = self._path_line(stripped)
                     if found is not None:
                         style = Format.DIFF if crossed_fence or not self._inside_fence else Format.DIFF_FENCED
                         return found.path, self._block_format(start, style, found.labelled), ""
@@ -88,14 +91,11 @@ class PathLookback:
         return self._carry_over(start, "")
 
     def _path_line(self, stripped: str) -> PathLine | None:
-        """Cached: models repeat the same path line before many blocks."""
-        try:
-            return self._path_cache[stripped]
-        except KeyError:
-            if len(self._path_cache) >= _PATH_CACHE_LIMIT:
-                self._path_cache.clear()
-            found = self._path_cache[stripped] = path_from_line(stripped, self._known)
-            return found
+        """Read a path line and cache its reading: models repeat the same path line before many blocks."""
+        if len(self._path_cache) >= _PATH_CACHE_LIMIT:
+            self._path_cache.clear()
+        found = self._path_cache[stripped] = path_from_line(stripped, self._known)
+        return found
 
     def _fence_path(self, info: str) -> PathLine | None:
         """A path on a fence line, cached like path lines (most fence lines say only ```` ```python ````)."""

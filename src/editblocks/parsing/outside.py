@@ -124,7 +124,8 @@ class OutsideLines:
         """Track fences; any fence-looking line is remembered as such for the path look-back."""
         fence = self.fence
         if fence is not None and fence.is_closed_by(stripped):
-            self._finish_shell_fence()
+            if self.shell_lines is not None:
+                self._finish_shell_fence()
             self.fence = None
             info = ""
         else:
