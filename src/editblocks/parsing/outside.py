@@ -79,7 +79,7 @@ class OutsideLines:
             self.shell_lines.append((number, line))
 
     def special_line(self, line: str, number: int) -> None:
-        """A line that could be a marker or a fence: its first character, or the first after indentation, is special."""
+        """A line that could be a marker, a fence or a tag (see `markers.candidate_lines`); any other line is plain."""
         if self.think_line is not None:
             self.plain_line(line, number)
             return
