@@ -125,12 +125,23 @@ class StreamParser:
             raise RuntimeError("feed() after close()")
         cut = chunk.rfind("\n") + 1
         pending = self._pending
-        if pending:
-            pending.append(chunk[:cut])
-            lines = "".join(pending)
-            pending.clear()
-        else:
-            lines = chunk[:cut]
+        if not pending and chunk.find("\r", 0, cut) == -1:
+            if cut < len(chunk):
+                pending.append(chunk[cut:])
+            first = chunk.find("\n") + 1
+            if first == cut:
+                events = self._one_line(chunk[:cut])
+                if events is not None:
+                    return events
+            # The chunk is read where it stands (a one-shot parse copies nothing): its first line on its own, with
+            # the newline the hot loop expects before a line, then the rest of its complete lines.
+            self._process("\n" + chunk[:first])
+            if first < cut:
+                self._process(chunk, first, cut)
+            return self._sink.take(self._assembler.block)
+        pending.append(chunk[:cut])
+        lines = "".join(pending)
+        pending.clear()
         if cut < len(chunk):
             pending.append(chunk[cut:])
         if "\r" in lines:
@@ -139,7 +150,8 @@ class StreamParser:
             events = self._one_line(lines)
             if events is not None:
                 return events
-        self._process("\n" + lines)
+        lines = "\n" + lines  # (rebound, so that only one copy is alive while it is read)
+        self._process(lines)
         return self._sink.take(self._assembler.block)
 
     def _one_line(self, line: str) -> list[Event] | None:
@@ -211,16 +223,17 @@ class StreamParser:
             texts[name] = texts.get(name, "") + "".join(block.body[begin:end])
         return block.path, texts
 
-    def _process(self, text: str) -> None:
-        """The hot loop over complete lines; `text` starts with a newline and ends with one.
+    def _process(self, text: str, position: int = 1, end: int = -1) -> None:
+        """The hot loop over the complete lines of ``text[position:end]`` (``end`` -1: to the end of ``text``); the
+        character before ``position`` is a newline, and so is the last one before ``end``.
 
         Outside blocks, lines are handled one by one. Inside a block, a regular
         expression jumps straight to the next line that could be a marker, and
         the content lines before it are kept as one slice: block content is
         never split into lines, so it costs little more than a scan.
         """
-        position = 1
-        end = len(text)
+        if end < 0:
+            end = len(text)
         number = self._line_no
         special = self._special
         top_candidate = self._top_candidate.match
@@ -232,7 +245,7 @@ class StreamParser:
             if block is None:
                 if outside.think_line is None:
                     if next_special < position:
-                        found = self._top_candidate.search(text, position - 1)
+                        found = self._top_candidate.search(text, position - 1, end)
                         next_special = found.start() + 1 if found is not None else end
                     stop = next_special
                     if outside.fence is None:
@@ -255,7 +268,7 @@ class StreamParser:
                     outside.plain_line(line, number)
                 position = newline + 1
                 continue
-            found = block.candidates.search(text, position - 1)
+            found = block.candidates.search(text, position - 1, end)
             start = found.start() + 1 if found is not None else end
             if start > position:
                 content = text[position:start]
