@@ -133,9 +133,18 @@ class StreamParser:
                 events = self._one_line(chunk[:cut])
                 if events is not None:
                     return events
-            # The chunk is read where it stands (a one-shot parse copies nothing): its first line on its own, with
-            # the newline the hot loop expects before a line, then the rest of its complete lines.
-            self._process("\n" + chunk[:first])
+            # The chunk is read where it stands (a one-shot parse copies nothing): its first line on its own (the hot
+            # loop expects a newline before a line), then the rest of its complete lines.
+            line = chunk[: first - 1]
+            lead = line[:1]
+            outside = self._outside
+            if self._assembler.block is None and (
+                    outside.think_line is not None or not ((lead in self._special or lead == " " or lead == "\t")
+                                                           and self._top_candidate.match("\n" + line))):
+                self._line_no += 1
+                outside.plain_line(line, self._line_no)  # what the hot loop does with a plain line
+            else:
+                self._process("\n" + chunk[:first])
             if first < cut:
                 self._process(chunk, first, cut)
             return self._sink.take(self._assembler.block)
