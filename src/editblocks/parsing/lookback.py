@@ -67,7 +67,9 @@ class PathLookback:
         left = LOOKBACK_LINES
         for lines, fence_info in reversed(self.recent):
             if fence_info is not None:
-                found = self._fence_path(fence_info)
+                found = self._fence_cache.get(fence_info, _UNREAD)
+                if found is _UNREAD:
+                    found = self._fence_path(fence_info)
                 if found is not None:
                     return found.path, self._block_format(start, Format.DIFF_FENCED, found.labelled), ""
                 crossed_fence = True
@@ -98,14 +100,11 @@ class PathLookback:
         return found
 
     def _fence_path(self, info: str) -> PathLine | None:
-        """A path on a fence line, cached like path lines (most fence lines say only ```` ```python ````)."""
-        try:
-            return self._fence_cache[info]
-        except KeyError:
-            if len(self._fence_cache) >= _PATH_CACHE_LIMIT:
-                self._fence_cache.clear()
-            found = self._fence_cache[info] = path_in_fence_info(info, self._known)
-            return found
+        """Read a path on a fence line and cache its reading (most fence lines say only ```` ```python ````)."""
+        if len(self._fence_cache) >= _PATH_CACHE_LIMIT:
+            self._fence_cache.clear()
+        found = self._fence_cache[info] = path_in_fence_info(info, self._known)
+        return found
 
     def _block_format(self, start: MarkerKind, style: Format, labelled: bool) -> Format:
         if self._format is not Format.AUTO:

@@ -143,6 +143,11 @@ def _classify_cached(line: str, short_run: int) -> Marker | None:
     return _classify(line, short_run)
 
 
+classify_short = _classify_cached
+"""`classify` for a line of at most `CACHED_LINE_CHARS` characters, without the length test: the parser's hot
+loop tests the length itself and saves a call per marker line."""
+
+
 def _classify(line: str, short_run: int) -> Marker | None:
     text = line.strip()
     if not text:

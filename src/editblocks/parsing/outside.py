@@ -15,7 +15,7 @@ from editblocks.parsing.assemble import BlockAssembler
 from editblocks.parsing.events import EventSink
 from editblocks.parsing.fences import Fence, inline_commands, open_fence, shell_commands
 from editblocks.parsing.lookback import PathLookback
-from editblocks.parsing.markers import STARTS, MarkerKind, classify, near_marker
+from editblocks.parsing.markers import CACHED_LINE_CHARS, STARTS, MarkerKind, classify, classify_short, near_marker
 
 _THINK_OPEN = ("<think>", "<thinking>", "<think ", "<thinking ")
 _THINK_CLOSE = ("</think>", "</thinking>")
@@ -88,7 +88,7 @@ class OutsideLines:
             if not self._fence_line(line, stripped, number):
                 self.plain_line(line, number)
             return
-        marker = classify(line)
+        marker = classify_short(line, 0) if len(line) <= CACHED_LINE_CHARS else classify(line)
         if marker is not None:
             if marker.kind in self._starts:
                 self.shell_lines = None  # a shell-tagged fence holding an edit block is an edit, not commands

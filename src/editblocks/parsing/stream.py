@@ -62,12 +62,14 @@ from editblocks.parsing.assemble import FORMAT_STARTS, BlockAssembler
 from editblocks.parsing.events import EventSink
 from editblocks.parsing.lookback import PathLookback
 from editblocks.parsing.markers import (
+    CACHED_LINE_CHARS,
     DIALECT_FIRST_CHARS,
     MIN_RUN,
     SPECIAL_FIRST_CHARS,
     MarkerKind,
     candidate_lines,
     classify,
+    classify_short,
 )
 from editblocks.parsing.outside import OutsideLines
 from editblocks.parsing.sections import section_bounds
@@ -289,7 +291,8 @@ class StreamParser:
                 number += 1
                 self._line_no = number
                 line = text[start:newline]
-                marker = classify(line, block.length if block.length < MIN_RUN else 0)
+                short_run = block.length if block.length < MIN_RUN else 0
+                marker = (classify_short if len(line) <= CACHED_LINE_CHARS else classify)(line, short_run)
                 if marker is None:
                     if line.lstrip()[:1] in DIALECT_FIRST_CHARS:
                         block.dialect = True
