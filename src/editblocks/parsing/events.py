@@ -91,6 +91,22 @@ class EventSink:
                     self._events.append(block_progress(block.line, name, "".join(body[begin:stop])))
         block.reported = end
 
+    def take_line(self, block: OpenBlock) -> list[Event]:
+        """`take(block)` right after the open block gained one content line, the usual case when a model streams
+        tokens, done in fewer steps: with nothing else waiting, nothing held back and no divider since the last
+        report, the events are one progress event for the text not yet reported."""
+        if not self.enabled:
+            return []
+        body, reported, dividers = block.body, block.reported, block.dividers
+        end = len(body)
+        if self._events or self._text or end > block.held_from or reported >= end or (
+                dividers and dividers[-1].index > reported):
+            return self.take(block)
+        names = SECTION_NAMES[block.start]
+        added = body[reported] if reported == end - 1 else "".join(body[reported:end])
+        block.reported = end
+        return [block_progress(block.line, names[min(len(dividers), len(names) - 1)], added)]
+
     def take(self, open_block: OpenBlock | None) -> list[Event]:
         """The events so far: the open block's progress and the text read so far included."""
         if not self.enabled:

@@ -177,7 +177,7 @@ class StreamParser:
                 return None
             block.body.append(line)
             self._line_no += 1
-            return self._sink.take(block)
+            return self._sink.take_line(block)
         outside = self._outside
         if (outside.think_line is not None or outside.shell_lines is not None
                 or ((first in self._special or first == " " or first == "\t")
