@@ -37,7 +37,7 @@ def near_miss(view: FileView, search: tuple[str, ...]) -> NearMiss | None:
     best = windows[0]
     if best.similarity == 1.0 and any(view.lines[pair.file_index] != search[pair.search_index] for pair in best.pairs):
         # Equal but for whitespace or typography, so an exact-only rung refused it: show exactly those differences.
-        similarity = verbatim_similarity(view.lines, search, best)
+        similarity = verbatim_similarity(view.lines, search, best, view.budget)
         return NearMiss(best.start, best.end, similarity, _render_diff(view.lines, search, best, verbatim=True))
     return NearMiss(best.start, best.end, best.similarity, _render_diff(view.lines, search, best, verbatim=False))
 

@@ -61,7 +61,10 @@ def locate(
             hints.append(outcome)
         elif outcome is not None:
             return outcome
-    return NotFound(near_miss(view, search), "; ".join(hints))
+    near = near_miss(view, search)
+    if view.budget.note:
+        hints.append(view.budget.note)
+    return NotFound(near, "; ".join(hints))
 
 
 def _locate_on_line_rung(

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import islice
 
+from editblocks.locate.budget import CompareBudget
 from editblocks.locate.fuzzy import MAX_WINDOWS, FuzzyLines, ScoredWindow, rank_windows, score_window
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.normalize import (
@@ -60,6 +61,8 @@ class FileView:
         self._shapes: dict[tuple[Rung, int], list[str]] = {}
         self._keys: dict[Rung, Sequence[str]] = {}
         self._rankings: dict[tuple[str, ...], tuple[bool, list[ScoredWindow]]] = {}
+        self.budget = CompareBudget()
+        """Characters the fuzzy rankings of this call may compare (a diagnosis must not stall on huge lines)."""
 
     @cached_property
     def has_typography(self) -> bool:
@@ -101,14 +104,15 @@ class FileView:
         if cached is None or thorough and not cached[0]:
             max_windows = MAX_WINDOWS if thorough else NEAR_MISS_WINDOWS
             windows = rank_windows(
-                self.fuzzy, FuzzyLines(search), probe_near_duplicates=thorough, max_windows=max_windows
+                self.fuzzy, FuzzyLines(search), probe_near_duplicates=thorough, max_windows=max_windows,
+                budget=self.budget,
             )
             cached = self._rankings[search] = (thorough, windows)
         return cached[1]
 
     def window_at(self, search: tuple[str, ...], offset: int) -> ScoredWindow:
         """The window scored with the searched lines placed from file line ``offset`` on."""
-        window = score_window(self.fuzzy, FuzzyLines(search), offset)
+        window = score_window(self.fuzzy, FuzzyLines(search), offset, self.budget)
         assert window is not None, "a copy of a scored window scores too"
         return window
 
