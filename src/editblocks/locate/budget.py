@@ -1,26 +1,35 @@
-"""How much comparing a fuzzy ranking may do, counted in character pairs, so huge lines cannot stall it.
+"""How much comparing a fuzzy ranking may do, so huge lines or thousands of not-found blocks cannot stall it.
 
-Comparing two lines costs about the product of their lengths: a block of 9 KB
-lines against a file of 9 KB lines is 81 million pairs per comparison, and a
-diagnosis makes thousands (12 s for one not-found block). Each ranking gets
-``COMPARE_BUDGET`` pairs for exact comparisons; past that, lines are compared
-by their first and last ``ESTIMATE_CHARS`` characters (a cheaper estimate,
-with an allowance of its own), and past that not at all. Whoever reports the
-result says so when either happened (`note`).
+Comparing two lines costs about the product of their lengths over 64
+(rapidfuzz compares 64 characters at a time): a block of 9 KB lines against a
+file of 9 KB lines is over a million units per comparison, and a diagnosis
+makes thousands (12 s for one not-found block). A ranking draws on a
+``CompareBudget``: comparisons are made in full while its exact allowance
+lasts, then on lines shortened to their first and last ``ESTIMATE_CHARS``
+characters (an estimate, with an allowance of its own), then not at all.
+Whoever reports the result says so when either happened (`note`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-COMPARE_BUDGET = 10_000_000_000
-"""Character pairs compared exactly: about 0.15 s of rapidfuzz, ten times what a big ordinary diagnosis needs."""
+COMPARE_BUDGET = 300_000_000
+"""Work units (about a nanosecond each) of comparisons made in full: some 0.3 s, twenty big ordinary diagnoses."""
 
-ESTIMATE_BUDGET = 10_000_000_000
-"""Character pairs compared on shortened lines once the exact budget is spent."""
+ESTIMATE_BUDGET = 300_000_000
+"""Work units of comparisons on shortened lines, once the full allowance is spent."""
 
 ESTIMATE_CHARS = 128
 """A shortened line: its first and last this many characters."""
+
+LINE_OVERHEAD = 32
+"""Work units one line costs to compare, however short."""
+
+
+def compare_cost(first: int, second: int, lines: int = 1) -> int:
+    """Work units of comparing a ``first``-character line with ``lines`` lines of ``second`` characters in all."""
+    return (first // 64 + 1) * (second + LINE_OVERHEAD * lines)
 
 
 def shortened(key: str) -> str:
@@ -30,36 +39,38 @@ def shortened(key: str) -> str:
 
 @dataclass
 class CompareBudget:
-    """Character pairs left for exact comparisons and for estimates; what ran short is remembered."""
+    """Work units left for comparisons in full and for estimates, and what ran short."""
 
     exact: int = COMPARE_BUDGET
     estimates: int = ESTIMATE_BUDGET
     estimated: bool = False
-    """Some comparison was estimated on shortened lines."""
+    """Some comparison was estimated on shortened lines (since the flags were last cleared)."""
     skipped: bool = False
-    """Some comparison was not made at all (both allowances spent)."""
+    """Some comparison was not made at all (since the flags were last cleared)."""
+    spent: bool = False
+    """An estimate did not fit any more: nothing more is compared with this budget."""
 
-    def take_exact(self, pairs: int) -> bool:
-        if pairs <= self.exact:
-            self.exact -= pairs
+    def take_exact(self, units: int) -> bool:
+        if units <= self.exact:
+            self.exact -= units
             return True
         return False
 
-    def take_estimate(self, pairs: int) -> bool:
-        if pairs <= self.estimates:
-            self.estimates -= pairs
+    def take_estimate(self, units: int) -> bool:
+        if not self.spent and units <= self.estimates:
+            self.estimates -= units
             self.estimated = True
             return True
-        self.skipped = True
+        self.skipped = self.spent = True
         return False
 
     @property
     def note(self) -> str:
         """What a report should add when the budget changed the outcome ("" when it did not)."""
         if self.skipped:
-            return ("the lines are too long to compare in full: the closest text was looked for only in part, "
-                    "so a closer one may exist")
+            return ("the closest text was looked for only in part, or not at all: comparing more would exceed the "
+                    "work allowed for finding it (very long lines, or many blocks not found in this file)")
         if self.estimated:
-            return (f"the lines are too long to compare in full: the closest text was looked for by the first and "
-                    f"last {ESTIMATE_CHARS} characters of each line, so any similarity named is an estimate")
+            return (f"the closest text was looked for by the first and last {ESTIMATE_CHARS} characters of each "
+                    "line (comparing the lines in full would take too long), so any similarity named is an estimate")
         return ""

@@ -42,7 +42,8 @@ from typing import NamedTuple
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
-from editblocks.locate.budget import CompareBudget, shortened
+from editblocks.locate.budget import CompareBudget, compare_cost, shortened
+from editblocks.locate.line_index import LineIndex
 from editblocks.locate.normalize import INDENT_CHARS, TAB_WIDTHS, fold_typography, indent_columns, leading_indent
 
 MIN_PAIR_SCORE = 0.5
@@ -53,6 +54,9 @@ VOTE_SAMPLE = 256
 
 MAX_VOTES_PER_LINE = 32
 """A searched line whose occurrences in file and block give more votes than this is too common to vote."""
+
+TOO_COMMON = 4 * MAX_VOTES_PER_LINE
+"""A key an index counts more often than this is not looked up line by line (it could never vote)."""
 
 PROBE_LINES = 8
 """At most this many searched lines without an exact twin are looked up fuzzily."""
@@ -68,8 +72,8 @@ FULL_ALIGNMENT_CELLS = 2500
 BAND = 4
 """Half-width, in lines, of the diagonal band used for big gaps."""
 
-UNCOUNTED_PAIRS = 65_536
-"""Comparisons of lines this small (character pairs) are not counted against the budget: they are always cheap."""
+UNCOUNTED_UNITS = 4_096
+"""Comparisons this cheap (`budget.compare_cost`) are not counted against the budget: a window holds few of them."""
 
 
 @dataclass(frozen=True)
@@ -114,9 +118,29 @@ class FuzzyLines:
         """``keys``, when given, are the lines' indentation-rung keys; only valid if folding changes nothing."""
         self.folded = [fold_typography(line) for line in lines] if keys is None else lines
         self.keys = [line.rstrip().lstrip(INDENT_CHARS) for line in self.folded] if keys is None else keys
+        self.index: LineIndex | None = None
+        """An index of ``keys``, set by a view that lives through many blocks."""
 
     def __len__(self) -> int:
         return len(self.keys)
+
+    def replacing(self, start: int, end: int, new_keys: list[str]) -> None:
+        """Keys ``[start, end)`` are about to become ``new_keys`` (the caller splices the lists themselves): keep
+        the totals derived from them right."""
+        cached = self.__dict__
+        if "total_chars" in cached:
+            cached["total_chars"] += sum(map(len, new_keys)) - sum(map(len, self.keys[start:end]))
+        if "short_keys" in cached:
+            cached["short_keys"][start:end] = [shortened(key) for key in new_keys]
+
+    def positions(self, key: str) -> list[int]:
+        """Where ``key`` occurs (found in the index when there is one); for a key far too common to vote, the
+        first few of them only (an index does not list thousands of blank lines for nothing)."""
+        if self.index is None:
+            return [index for index, line in enumerate(self.keys) if line == key]
+        if self.index.count(key) > TOO_COMMON:
+            return [-1] * (TOO_COMMON + 1)
+        return sorted(self.index.positions(key))
 
     @cached_property
     def total_chars(self) -> int:
@@ -162,11 +186,14 @@ def _vote_for_offsets(file: FuzzyLines, search: FuzzyLines, probe_near_duplicate
     positions_in_search: dict[str, list[int]] = defaultdict(list)
     for index in sample:
         positions_in_search[search.keys[index]].append(index)
-    positions_in_file: dict[str, list[int]] = {key: [] for key in positions_in_search}
-    for index, key in enumerate(file.keys):
-        found = positions_in_file.get(key)
-        if found is not None:
-            found.append(index)
+    if file.index is not None:
+        positions_in_file = {key: file.positions(key) for key in positions_in_search}
+    else:
+        positions_in_file = {key: [] for key in positions_in_search}
+        for index, key in enumerate(file.keys):
+            found = positions_in_file.get(key)
+            if found is not None:
+                found.append(index)
 
     votes: dict[int, float] = defaultdict(float)
     voted: set[int] = set()
@@ -199,10 +226,10 @@ def _vote_for_offsets(file: FuzzyLines, search: FuzzyLines, probe_near_duplicate
 
 def _probe(key: str, file: FuzzyLines, budget: CompareBudget) -> list[tuple[str, float, int]]:
     """The file lines most like ``key``: compared in full while the budget lasts, then on shortened lines."""
-    if budget.take_exact(len(key) * file.total_chars):
+    if budget.take_exact(compare_cost(len(key), file.total_chars, len(file))):
         return process.extract(key, file.keys, scorer=fuzz.ratio, score_cutoff=PROBE_CUTOFF, limit=PROBE_MATCHES)
     short = shortened(key)
-    if budget.take_estimate(len(short) * sum(map(len, file.short_keys))):
+    if budget.take_estimate(compare_cost(len(short), sum(map(len, file.short_keys)), len(file))):
         return process.extract(short, file.short_keys, scorer=fuzz.ratio, score_cutoff=PROBE_CUTOFF,
                                limit=PROBE_MATCHES)
     return []
@@ -496,11 +523,11 @@ def _line_similarity(search_key: str, file_key: str, budget: CompareBudget) -> f
 
 def _ratio(first: str, second: str, budget: CompareBudget, cutoff: float = 0.0) -> float:
     """``fuzz.ratio``, on the lines in full while the budget lasts, then on shortened lines, then 0."""
-    pairs = len(first) * len(second)
-    if pairs <= UNCOUNTED_PAIRS or budget.take_exact(pairs):
+    units = compare_cost(len(first), len(second))
+    if units <= UNCOUNTED_UNITS or budget.take_exact(units):
         return fuzz.ratio(first, second, score_cutoff=cutoff)
     first, second = shortened(first), shortened(second)
-    if budget.take_estimate(len(first) * len(second)):
+    if budget.take_estimate(compare_cost(len(first), len(second))):
         return fuzz.ratio(first, second, score_cutoff=cutoff)
     return 0.0
 

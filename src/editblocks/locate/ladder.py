@@ -47,7 +47,7 @@ def locate(
         raise ValueError("locate() needs at least one searched line")
     if index is not None and index.lines is not file_lines:
         raise ValueError("the index must be built on file_lines itself")
-    view = FileView(file_lines, index)
+    view = options.session.view(file_lines, index) if options.session is not None else FileView(file_lines, index)
     search, replace = tuple(search_lines), tuple(replace_lines)
     hints: list[str] = []
     for rung in (rung for rung in LADDER if rung in options.rungs):
@@ -61,9 +61,9 @@ def locate(
             hints.append(outcome)
         elif outcome is not None:
             return outcome
-    near = near_miss(view, search)
-    if view.budget.note:
-        hints.append(view.budget.note)
+    near = near_miss(view, search) if options.diagnose else None
+    if view.diagnosis.note:
+        hints.append(view.diagnosis.note)
     return NotFound(near, "; ".join(hints))
 
 

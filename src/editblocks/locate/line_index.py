@@ -82,6 +82,14 @@ class LineIndex:
         }
         return sorted(starts)
 
+    def count(self, line: str) -> int:
+        """How often ``line`` occurred at the last rebuild (cheap; edits since may have changed it a little)."""
+        return self._count(line)
+
+    def positions(self, line: str) -> list[int]:
+        """Where ``line`` is now, in no particular order."""
+        return list(self._positions(line))
+
     def _count(self, line: str) -> int:
         found = self._base.get(line)
         return 0 if found is None else 1 if isinstance(found, int) else len(found)
