@@ -64,6 +64,13 @@ class CompareBudget:
         self.skipped = self.spent = True
         return False
 
+    def take_scan(self, units: int) -> bool:
+        """A pass over the file that only serves a courtesy check: made while the full allowance lasts."""
+        if self.take_exact(units):
+            return True
+        self.skipped = True
+        return False
+
     @property
     def note(self) -> str:
         """What a report should add when the budget changed the outcome ("" when it did not)."""

@@ -48,6 +48,7 @@ def locate(
     if index is not None and index.lines is not file_lines:
         raise ValueError("the index must be built on file_lines itself")
     view = options.session.view(file_lines, index) if options.session is not None else FileView(file_lines, index)
+    view.scans = None if options.diagnose else view.diagnosis
     search, replace = tuple(search_lines), tuple(replace_lines)
     hints: list[str] = []
     for rung in (rung for rung in LADDER if rung in options.rungs):

@@ -71,8 +71,9 @@ class LineIndex:
         line of the pattern is too common for the index to beat a plain scan."""
         size = len(pattern)
         anchor = min(range(size), key=lambda j: self._count(pattern[j]))
-        if self._count(pattern[anchor]) > len(self.lines) // self._budget + MIN_BUDGET:
-            return None
+        count = self._count(pattern[anchor])
+        if count > len(self.lines) // self._budget + MIN_BUDGET or count * len(self._log) > len(self.lines) // 16:
+            return None  # a C-level scan of the joined lines is quicker than mapping each place through the log
         lines, wanted = self.lines, list(pattern)
         starts = {
             begin

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import islice
 
-from editblocks.locate.budget import CompareBudget
+from editblocks.locate.budget import CompareBudget, compare_cost
 from editblocks.locate.fuzzy import MAX_WINDOWS, FuzzyLines, ScoredWindow, rank_windows, score_window
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.normalize import (
@@ -32,7 +32,7 @@ NEAR_MISS_WINDOWS = 3
 """Candidate regions scored for a diagnosis (only the best is reported; applying fuzzily scores more)."""
 
 
-INDEXED_RUNGS = (Rung.TRAILING_WHITESPACE, Rung.INDENTATION)
+INDEXED_RUNGS = (Rung.TRAILING_WHITESPACE, Rung.INDENTATION, *FOLDING_RUNGS)
 """Rungs whose keys get a `LineIndex` of their own when the file has one (the planner's many-block files)."""
 
 DIRECT_SHIFT_CHECKS = 16
@@ -70,6 +70,9 @@ class FileView:
         """Characters a fuzzy match may compare in this call (`start_call` renews it)."""
         self.diagnosis = diagnosis if diagnosis is not None else CompareBudget()
         """Characters not-found diagnoses may compare: this call's, or shared by every block of the file."""
+        self.scans: CompareBudget | None = None
+        """Set for a call that only checks something (not locating a block): passes over the file its index
+        cannot spare are charged to it, and not made once it is spent."""
 
     def start_call(self) -> None:
         """A new block is located with this view: a fresh fuzzy budget; what the diagnosis budget ran short of
@@ -266,6 +269,8 @@ class FileView:
         self, name: Rung | tuple[Rung, int], keys: Sequence[str], pattern: list[str], min_start: int
     ) -> Iterator[int]:
         """Every occurrence of ``pattern`` in ``keys`` (joined once per ``name`` and searched with ``str.find``)."""
+        if self.scans is not None and not self.scans.take_scan(compare_cost(0, len(keys), len(keys))):
+            return
         if name not in self._joined:
             text = "\n".join(["", *keys, ""])
             self._joined[name] = text if text.count("\n") == len(keys) + 1 else None
