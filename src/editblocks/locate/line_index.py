@@ -72,8 +72,11 @@ class LineIndex:
         size = len(pattern)
         anchor = min(range(size), key=lambda j: self._count(pattern[j]))
         count = self._count(pattern[anchor])
-        if count > len(self.lines) // self._budget + MIN_BUDGET or count * len(self._log) > len(self.lines) // 16:
-            return None  # a C-level scan of the joined lines is quicker than mapping each place through the log
+        too_common = count > len(self.lines) // self._budget + MIN_BUDGET
+        # Mapping each place through the log is Python work: past this, a C-level scan of the joined lines wins.
+        too_costly = count > 1 and count * len(self._log) > len(self.lines) // 16
+        if too_common or too_costly:
+            return None
         lines, wanted = self.lines, list(pattern)
         starts = {
             begin
