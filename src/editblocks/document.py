@@ -89,7 +89,7 @@ class TextBuffer:
         self.preferred = document.preferred_ending
         self.final_newline = document.final_newline
         self.index: LineIndex | None = None
-        self.session = FileSession()
+        self.session = FileSession(sum(map(len, self.lines)), len(self.lines))
         """What locating blocks in this text shares from block to block; told of every splice."""
 
     def indexed(self) -> LineIndex:

@@ -27,6 +27,19 @@ LINE_OVERHEAD = 32
 """Work units one line costs to compare, however short."""
 
 
+FILE_BASE = 50_000_000
+FILE_PASSES = 20
+"""A file's not-found diagnoses together may do ``FILE_BASE`` work units plus this many passes over the file (in
+full, and as many on shortened lines): enough for dozens of ordinary diagnoses, and linear in the file however many
+blocks are not found."""
+
+
+def file_budget(chars: int, lines: int) -> CompareBudget:
+    """The budget all not-found diagnoses in one file share (a file of ``chars`` characters in ``lines`` lines)."""
+    allowance = FILE_BASE + FILE_PASSES * (chars + LINE_OVERHEAD * lines)
+    return CompareBudget(allowance, allowance)
+
+
 def compare_cost(first: int, second: int, lines: int = 1) -> int:
     """Work units of comparing a ``first``-character line with ``lines`` lines of ``second`` characters in all."""
     return (first // 64 + 1) * (second + LINE_OVERHEAD * lines)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from editblocks.locate.budget import CompareBudget
+from editblocks.locate.budget import file_budget
 from editblocks.locate.fuzzy import FuzzyLines
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.view import FileView
@@ -20,8 +20,9 @@ from editblocks.locate.view import FileView
 class FileSession:
     """One per file being edited (`document.TextBuffer` keeps it and reports every splice to `changed`)."""
 
-    def __init__(self) -> None:
-        self.diagnosis = CompareBudget()
+    def __init__(self, chars: int = 0, lines: int = 0) -> None:
+        """``chars`` and ``lines``: the file's size, which the shared diagnosis budget grows with."""
+        self.diagnosis = file_budget(chars, lines)
         self._view: FileView | None = None
 
     def changed(self, start: int, end: int, new_lines: Sequence[str]) -> None:
