@@ -29,7 +29,7 @@ from editblocks.locate.view import FileView
 from editblocks.model import Diagnostic, Severity, Status
 from editblocks.plan import PlanOptions, Source, plan_edits
 from editblocks.report.diffs import split_lines, unified_diff
-from editblocks.report.display import diagnostics_table
+from editblocks.report.display import diagnostics_table, parse_report
 from editblocks.report.grouping import SHOWN_PER_KIND, diff_head
 from editblocks.report.line_diff import DIRECT_LINES, line_opcodes
 
@@ -280,3 +280,12 @@ def test_a_short_diff_is_shown_whole_and_a_long_one_is_cut_at_a_hunk():
     assert shown.count("\n") <= 100 and shown.split("\n")[-2][:1] in " +-"
     assert long.startswith(shown) and long[len(shown) :].startswith("@@ ")
     assert note.startswith("… diff cut after") and "more hunks" in note
+
+
+def test_parse_lists_fifty_blocks_per_file_and_counts_the_rest():
+    answer = "".join(diff_block(f"m{n % 2}.py", f"v = {n}\n", f"v = {n + 1}\n") for n in range(300))
+    console = Console(file=io.StringIO(), width=120)
+    console.print(parse_report(parse(answer)))
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert out.count("edit, 1 → 1 lines") == 2 * SHOWN_PER_KIND
+    assert "… and 100 more like this: blocks for m0.py" in out and "… and 100 more like this: blocks for m1.py" in out

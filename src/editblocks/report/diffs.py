@@ -23,8 +23,8 @@ _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 
 def unified_diff(path: str, original: str | None, new: str, context: int = CONTEXT_LINES) -> str:
     """The unified diff of one file (`original` None: the file is created)."""
-    old_lines = split_lines(original) if original is not None else []
-    new_lines = split_lines(new)
+    old_lines = _bare_lines(original) if original is not None else []
+    new_lines = _bare_lines(new)
     groups = hunks(_opcodes(old_lines, new_lines, context), context)
     if not groups:
         return ""
@@ -34,11 +34,27 @@ def unified_diff(path: str, original: str | None, new: str, context: int = CONTE
         out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n")
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
-                out.extend(_terminated(" " + line) for line in old_lines[i1:i2])
+                out.extend(_row(" ", line) for line in old_lines[i1:i2])
                 continue
-            out.extend(_terminated("-" + line) for line in old_lines[i1:i2])
-            out.extend(_terminated("+" + line) for line in new_lines[j1:j2])
+            out.extend(_row("-", line) for line in old_lines[i1:i2])
+            out.extend(_row("+", line) for line in new_lines[j1:j2])
     return "".join(out)
+
+
+def _bare_lines(text: str) -> list[str]:
+    """Lines split at `\n` without their ends (half the memory of copies with them); a last line without a
+    newline keeps a `\n` as its mark, so it differs from the same line with one, as it does for diff."""
+    lines = text.split("\n")
+    last = lines.pop()
+    if last:
+        lines.append(last + "\n")
+    return lines
+
+
+def _row(prefix: str, line: str) -> str:
+    if line.endswith("\n"):
+        return prefix + line + "\\ No newline at end of file\n"
+    return prefix + line + "\n"
 
 
 def _opcodes(old_lines: list[str], new_lines: list[str], context: int) -> list[Opcode]:
@@ -75,11 +91,6 @@ def split_lines(text: str) -> list[str]:
     lines = text.split("\n")
     last = lines.pop()
     return [line + "\n" for line in lines] + ([last] if last else [])
-
-
-def _terminated(line: str) -> str:
-    """A last line without a newline is followed by diff's marker, so lines never run together."""
-    return line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
 
 
 def word_changes(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:

@@ -57,13 +57,17 @@ def parse_report(result: ParseResult) -> RenderableType:
             (f"{counted(len(result.blocks), 'block')}, {counted(len({b.path for b in result.blocks}), 'file')}", "dim"),
         )
     ]
+    cut = capped(result.blocks, lambda block: block.path, lambda block: f"blocks for {block.path}")
     by_path: dict[str, list[EditBlock]] = {}
-    for block in result.blocks:
+    for block in cut.shown:
         by_path.setdefault(block.path, []).append(block)
     for path, blocks in by_path.items():
         parts.append(Text(""))
         parts.append(Text(printable(path), style="bold cyan"))
         parts.append(_block_table(blocks))
+    if cut.omitted:
+        parts.append(Text(""))
+        parts += [Text(printable(line), style="dim") for line in omitted_lines(cut)]
     if result.shell:
         parts.append(Text(""))
         parts.append(Text("Suggested shell commands (not run):", style="bold"))
