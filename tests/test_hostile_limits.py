@@ -289,3 +289,15 @@ def test_parse_lists_fifty_blocks_per_file_and_counts_the_rest():
     out = console.file.getvalue()  # type: ignore[attr-defined]
     assert out.count("edit, 1 → 1 lines") == 2 * SHOWN_PER_KIND
     assert "… and 100 more like this: blocks for m0.py" in out and "… and 100 more like this: blocks for m1.py" in out
+
+
+def test_feedback_names_some_applied_blocks_and_still_lists_failures(tmp_path):
+    (tmp_path / "big.py").write_text(numbered(4_000))
+    answer = tmp_path / "answer.md"
+    answer.write_text(one_line_edits(400, 4_000, gone_every=2))
+    feedback = tmp_path / "feedback.txt"
+    run_cli("apply", str(answer), "--root", str(tmp_path), "--dry-run", "--feedback", str(feedback))
+    message = feedback.read_text()
+    assert len(message) <= 6_000
+    assert "and 180 more blocks" in message
+    assert "failed, not found" in message
