@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Generic, TypeVar
 
 from editblocks.model import Diagnostic, EditResult, counted
@@ -82,7 +83,13 @@ def omitted_lines(cut: Capped[T]) -> list[str]:
 
 def diagnostic_kind(diagnostic: Diagnostic) -> str:
     """A diagnostic's message with what it quotes and its numbers left out: `"`…` without a block start"`."""
-    return diagnostic.severity.value + ":" + _NUMBER.sub("N", _QUOTED.sub("…", diagnostic.message))
+    return diagnostic.severity.value + ":" + _message_shape(diagnostic.message)
+
+
+@lru_cache(maxsize=4096)
+def _message_shape(message: str) -> str:
+    """Cached: a hostile answer repeats the same few messages a million times."""
+    return _NUMBER.sub("N", _QUOTED.sub("…", message))
 
 
 def describe_diagnostic(diagnostic: Diagnostic) -> str:
