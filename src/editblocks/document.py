@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from editblocks.locate.line_index import LineIndex
+from editblocks.locate.session import FileSession
 
 LF = "\n"
 CRLF = "\r\n"
@@ -88,6 +89,8 @@ class TextBuffer:
         self.preferred = document.preferred_ending
         self.final_newline = document.final_newline
         self.index: LineIndex | None = None
+        self.session = FileSession(sum(map(len, self.lines)), len(self.lines))
+        """What locating blocks in this text shares from block to block; told of every splice."""
 
     def indexed(self) -> LineIndex:
         """An index of the lines, kept up to date by `splice` from now on (worth it for a file with many blocks)."""
@@ -116,6 +119,7 @@ class TextBuffer:
             self.index.splice(start, end, new_lines)
         else:
             self.lines[start:end] = new_lines
+        self.session.changed(start, end, new_lines)
         endings[start:end] = new_endings
         if not self.final_newline and endings:
             last = len(endings) - 1

@@ -253,7 +253,8 @@ def _edit(block: EditBlock, state: _FileState, options: PlanOptions) -> EditResu
 
 def _locate_options(block: EditBlock, state: _FileState, options: PlanOptions) -> LocateOptions:
     hint = state.current_line(block.line_hint - 1) if block.line_hint is not None else None
-    return LocateOptions(rungs=_rungs(block, options), first_match=options.first_match, hint=hint)
+    return LocateOptions(rungs=_rungs(block, options), first_match=options.first_match, hint=hint,
+                         session=state.buffer.session if state.buffer is not None else None)
 
 
 def _edit_text(block: EditBlock, state: _FileState, options: PlanOptions, lines: list[str],
@@ -273,7 +274,7 @@ def _edit_text(block: EditBlock, state: _FileState, options: PlanOptions, lines:
         return _found(block, state, outcome, note)
     if isinstance(outcome, Ambiguous):
         return _ambiguous(block, key, outcome, state, len(search))
-    already = _already_applied(block, lines, index, replacement, outcome.near_miss)
+    already = _already_applied(block, lines, index, replacement, outcome.near_miss, state.buffer)
     if already is not None:
         return already
     result = _not_found(block, key, lines, outcome)
@@ -447,7 +448,7 @@ def _replacement_around(lines: list[str], found: Found) -> int | None:
 
 
 def _already_applied(block: EditBlock, lines: list[str], index: LineIndex | None,
-                     replacement: list[str], near: NearMiss | None) -> EditResult | None:
+                     replacement: list[str], near: NearMiss | None, buffer: TextBuffer | None) -> EditResult | None:
     """A re-sent edit: the old text is gone and the new text is where it was.
 
     "Where it was": the old text, placed where the new text is, is about as
@@ -458,13 +459,15 @@ def _already_applied(block: EditBlock, lines: list[str], index: LineIndex | None
     """
     if block.is_noop or not any(line.strip() for line in replacement):
         return None
-    rungs = LocateOptions(rungs=(Rung.EXACT, Rung.TRAILING_WHITESPACE), max_candidates=MAX_ALREADY_APPLIED_CANDIDATES)
+    rungs = LocateOptions(rungs=(Rung.EXACT, Rung.TRAILING_WHITESPACE), max_candidates=MAX_ALREADY_APPLIED_CANDIDATES,
+                          diagnose=False, session=buffer.session if buffer is not None else None)
     outcome = locate(lines, replacement, replacement, rungs, index)
     if isinstance(outcome, NotFound):
         return None
     starts = outcome.starts if isinstance(outcome, Ambiguous) else (outcome.start,)
     if near is not None:
-        search, file = FuzzyLines(_lines(block.search)), FuzzyLines(lines)
+        search = FuzzyLines(_lines(block.search))
+        file = buffer.session.fuzzy(lines, index) if buffer is not None else FuzzyLines(lines)
         beside = [start for start in starts[:MAX_ALREADY_APPLIED_CHECKS] if _where_old_was(file, search, start, near)]
         if not beside:
             return None

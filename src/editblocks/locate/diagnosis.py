@@ -31,13 +31,16 @@ def near_miss(view: FileView, search: tuple[str, ...]) -> NearMiss | None:
     search = (without_blank_edges(search, ()) or (search, ()))[0]
     if not search:
         return None
+    if view.diagnosis.spent:
+        view.diagnosis.skipped = True  # so the report says why no closest text is named
+        return None
     windows = view.ranked_windows(search, thorough=False)
     if not windows or windows[0].similarity < NEAR_MISS_MIN_SIMILARITY:
         return None
     best = windows[0]
     if best.similarity == 1.0 and any(view.lines[pair.file_index] != search[pair.search_index] for pair in best.pairs):
         # Equal but for whitespace or typography, so an exact-only rung refused it: show exactly those differences.
-        similarity = verbatim_similarity(view.lines, search, best)
+        similarity = verbatim_similarity(view.lines, search, best, view.diagnosis)
         return NearMiss(best.start, best.end, similarity, _render_diff(view.lines, search, best, verbatim=True))
     return NearMiss(best.start, best.end, best.similarity, _render_diff(view.lines, search, best, verbatim=False))
 

@@ -23,6 +23,10 @@ shift (each deviating column counts as an unmatched character); an unpaired
 line scores 0. The similarity is the weighted mean score over all lines of
 both sides. It equals 1.0 only when every line pairs with an equal line at a
 consistent indentation, and is close to ``fuzz.ratio`` of the joined texts.
+
+Huge lines make each comparison expensive, so the characters compared are
+counted against a `budget.CompareBudget`; past it, lines are compared by their
+head and tail only (an estimate), and the caller can say so.
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ from typing import NamedTuple
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
+from editblocks.locate.budget import CompareBudget, compare_cost, shortened
+from editblocks.locate.line_index import LineIndex
 from editblocks.locate.normalize import INDENT_CHARS, TAB_WIDTHS, fold_typography, indent_columns, leading_indent
 
 MIN_PAIR_SCORE = 0.5
@@ -48,6 +54,9 @@ VOTE_SAMPLE = 256
 
 MAX_VOTES_PER_LINE = 32
 """A searched line whose occurrences in file and block give more votes than this is too common to vote."""
+
+TOO_COMMON = 4 * MAX_VOTES_PER_LINE
+"""A key an index counts more often than this is not looked up line by line (it could never vote)."""
 
 PROBE_LINES = 8
 """At most this many searched lines without an exact twin are looked up fuzzily."""
@@ -62,6 +71,9 @@ FULL_ALIGNMENT_CELLS = 2500
 
 BAND = 4
 """Half-width, in lines, of the diagonal band used for big gaps."""
+
+UNCOUNTED_UNITS = 4_096
+"""Comparisons this cheap (`budget.compare_cost`) are not counted against the budget: a window holds few of them."""
 
 
 @dataclass(frozen=True)
@@ -106,46 +118,82 @@ class FuzzyLines:
         """``keys``, when given, are the lines' indentation-rung keys; only valid if folding changes nothing."""
         self.folded = [fold_typography(line) for line in lines] if keys is None else lines
         self.keys = [line.rstrip().lstrip(INDENT_CHARS) for line in self.folded] if keys is None else keys
+        self.index: LineIndex | None = None
+        """An index of ``keys``, set by a view that lives through many blocks."""
 
     def __len__(self) -> int:
         return len(self.keys)
+
+    def replacing(self, start: int, end: int, new_keys: list[str]) -> None:
+        """Keys ``[start, end)`` are about to become ``new_keys`` (the caller splices the lists themselves): keep
+        the totals derived from them right."""
+        cached = self.__dict__
+        if "total_chars" in cached:
+            cached["total_chars"] += sum(map(len, new_keys)) - sum(map(len, self.keys[start:end]))
+        if "short_keys" in cached:
+            cached["short_keys"][start:end] = [shortened(key) for key in new_keys]
+
+    def positions(self, key: str) -> list[int]:
+        """Where ``key`` occurs (found in the index when there is one); for a key far too common to vote, the
+        first few of them only (an index does not list thousands of blank lines for nothing)."""
+        if self.index is None:
+            return [index for index, line in enumerate(self.keys) if line == key]
+        if self.index.count(key) > TOO_COMMON:
+            return [-1] * (TOO_COMMON + 1)
+        return sorted(self.index.positions(key))
+
+    @cached_property
+    def total_chars(self) -> int:
+        return sum(map(len, self.keys))
+
+    @cached_property
+    def short_keys(self) -> list[str]:
+        """The keys as an estimate compares them (`budget.shortened`)."""
+        return [shortened(key) for key in self.keys]
 
     def indent(self, index: int) -> str:
         return leading_indent(self.folded[index])
 
 
 def rank_windows(
-    file: FuzzyLines, search: FuzzyLines, *, probe_near_duplicates: bool = False, max_windows: int = MAX_WINDOWS
+    file: FuzzyLines, search: FuzzyLines, *, probe_near_duplicates: bool = False, max_windows: int = MAX_WINDOWS,
+    budget: CompareBudget | None = None,
 ) -> list[ScoredWindow]:
     """The most similar windows of ``file`` for ``search``, best first, at distinct offsets.
 
     ``probe_near_duplicates`` also looks up the longest searched lines fuzzily
     even when they occur verbatim, so that a near-identical copy of the block
     elsewhere in the file is seen (needed before applying a fuzzy match).
-    ``max_windows`` bounds how many candidate offsets are scored precisely.
+    ``max_windows`` bounds how many candidate offsets are scored precisely, and ``budget`` how many characters
+    are compared (a fresh `CompareBudget` when not given; pass one to learn whether it ran short).
     """
-    votes = _vote_for_offsets(file, search, probe_near_duplicates)
+    budget = budget if budget is not None else CompareBudget()
+    votes = _vote_for_offsets(file, search, probe_near_duplicates, budget)
     pad = _pad(search)
     windows: dict[tuple[int, int], ScoredWindow] = {}
     for offset in _distinct_offsets(votes, pad, max_windows):
-        window = _score_window(file, search, offset, pad)
+        window = _score_window(file, search, offset, pad, budget)
         if window is not None:
             windows.setdefault((window.start, window.end), window)
     return sorted(windows.values(), key=lambda window: (-window.similarity, window.start))
 
 
-def _vote_for_offsets(file: FuzzyLines, search: FuzzyLines, probe_near_duplicates: bool) -> dict[int, float]:
+def _vote_for_offsets(file: FuzzyLines, search: FuzzyLines, probe_near_duplicates: bool,
+                      budget: CompareBudget) -> dict[int, float]:
     distinctive = [index for index, key in enumerate(search.keys) if len(key) >= 2]
     step = max(1, len(distinctive) // VOTE_SAMPLE)
     sample = distinctive[::step][:VOTE_SAMPLE]
     positions_in_search: dict[str, list[int]] = defaultdict(list)
     for index in sample:
         positions_in_search[search.keys[index]].append(index)
-    positions_in_file: dict[str, list[int]] = {key: [] for key in positions_in_search}
-    for index, key in enumerate(file.keys):
-        found = positions_in_file.get(key)
-        if found is not None:
-            found.append(index)
+    if file.index is not None:
+        positions_in_file = {key: file.positions(key) for key in positions_in_search}
+    else:
+        positions_in_file = {key: [] for key in positions_in_search}
+        for index, key in enumerate(file.keys):
+            found = positions_in_file.get(key)
+            if found is not None:
+                found.append(index)
 
     votes: dict[int, float] = defaultdict(float)
     voted: set[int] = set()
@@ -169,13 +217,22 @@ def _vote_for_offsets(file: FuzzyLines, search: FuzzyLines, probe_near_duplicate
         probes += sorted(voted, key=lambda i: -len(search.keys[i]))[:2]
     for search_index in probes:
         key = search.keys[search_index]
-        for _, score, file_index in process.extract(
-            key, file.keys, scorer=fuzz.ratio, score_cutoff=PROBE_CUTOFF, limit=PROBE_MATCHES
-        ):
+        for _, score, file_index in _probe(key, file, budget):
             if search_index in voted and score == 100.0:
                 continue
             votes[file_index - search_index] += (len(key) + 1) * score / 100.0
     return votes
+
+
+def _probe(key: str, file: FuzzyLines, budget: CompareBudget) -> list[tuple[str, float, int]]:
+    """The file lines most like ``key``: compared in full while the budget lasts, then on shortened lines."""
+    if budget.take_exact(compare_cost(len(key), file.total_chars, len(file))):
+        return process.extract(key, file.keys, scorer=fuzz.ratio, score_cutoff=PROBE_CUTOFF, limit=PROBE_MATCHES)
+    short = shortened(key)
+    if budget.take_estimate(compare_cost(len(short), sum(map(len, file.short_keys)), len(file))):
+        return process.extract(short, file.short_keys, scorer=fuzz.ratio, score_cutoff=PROBE_CUTOFF,
+                               limit=PROBE_MATCHES)
+    return []
 
 
 def _distinct_offsets(votes: dict[int, float], pad: int, max_windows: int) -> list[int]:
@@ -194,17 +251,19 @@ def _pad(search: FuzzyLines) -> int:
     return 2 + len(search) // 10
 
 
-def score_window(file: FuzzyLines, search: FuzzyLines, offset: int) -> ScoredWindow | None:
+def score_window(file: FuzzyLines, search: FuzzyLines, offset: int,
+                 budget: CompareBudget | None = None) -> ScoredWindow | None:
     """The window for the searched lines placed from file line ``offset`` on, as `rank_windows` scores it."""
-    return _score_window(file, search, offset, _pad(search))
+    return _score_window(file, search, offset, _pad(search), budget if budget is not None else CompareBudget())
 
 
-def _score_window(file: FuzzyLines, search: FuzzyLines, offset: int, pad: int) -> ScoredWindow | None:
+def _score_window(file: FuzzyLines, search: FuzzyLines, offset: int, pad: int,
+                  budget: CompareBudget) -> ScoredWindow | None:
     low = max(0, offset - pad)
     high = min(len(file), offset + len(search) + pad)
     if low >= high:
         return None
-    pairs = _trim_to_content(_align(search.keys, file.keys, low, high, max(0, offset - low)), search)
+    pairs = _trim_to_content(_align(search.keys, file.keys, low, high, max(0, offset - low), budget), search)
     if not pairs:
         return None
     start, end = pairs[0].file_index, pairs[-1].file_index + 1
@@ -223,16 +282,18 @@ def _score_window(file: FuzzyLines, search: FuzzyLines, offset: int, pad: int) -
     return ScoredWindow(start, end, matched / total, tuple(pairs), shift, tab_width, frozenset(deviating))
 
 
-def verbatim_similarity(file_lines: Sequence[str], search_lines: Sequence[str], window: ScoredWindow) -> float:
+def verbatim_similarity(file_lines: Sequence[str], search_lines: Sequence[str], window: ScoredWindow,
+                        budget: CompareBudget | None = None) -> float:
     """The window's similarity recomputed on the lines as they are, whitespace and typography included.
 
     Same weighting as the window similarity, for a window whose keys are all
     equal, so that it does not claim to be 100 % like a text it is not.
     """
+    budget = budget if budget is not None else CompareBudget()
     matched = 0.0
     for pair in window.pairs:
         searched, actual = search_lines[pair.search_index], file_lines[pair.file_index]
-        score = 1.0 if searched == actual else fuzz.ratio(searched, actual) / 100.0
+        score = 1.0 if searched == actual else _ratio(searched, actual, budget) / 100.0
         matched += score * (len(searched) + len(actual) + 2)
     total = sum(map(len, search_lines)) + len(search_lines)
     total += sum(map(len, file_lines[window.start : window.end])) + window.end - window.start
@@ -273,7 +334,8 @@ class _Run(NamedTuple):
 
 
 def _align(
-    search_keys: Sequence[str], file_keys: Sequence[str], low: int, high: int, expected_start: int
+    search_keys: Sequence[str], file_keys: Sequence[str], low: int, high: int, expected_start: int,
+    budget: CompareBudget,
 ) -> list[LinePair]:
     """Pair searched lines with lines of ``file_keys[low:high]``, in order, most alike first.
 
@@ -286,17 +348,18 @@ def _align(
     runs = _equal_runs(search_keys, window, expected_start)
     if not runs:
         first = max(0, expected_start - 2)
-        return _pair_gap(search_keys, 0, count, window, first, min(len(window), first + count + 4), low)
+        return _pair_gap(search_keys, 0, count, window, first, min(len(window), first + count + 4), low, budget)
     head, tail = runs[0], runs[-1]
-    pairs = _pair_gap(search_keys, 0, head.search_start, window, _head_start(head), head.file_start, low)
+    pairs = _pair_gap(search_keys, 0, head.search_start, window, _head_start(head), head.file_start, low, budget)
     for run, following in zip(runs, [*runs[1:], None]):
         pairs += [LinePair(run.search_start + step, low + run.file_start + step, 1.0) for step in range(run.length)]
         if following is not None:
             pairs += _pair_gap(
-                search_keys, run.search_end, following.search_start, window, run.file_end, following.file_start, low
+                search_keys, run.search_end, following.search_start, window, run.file_end, following.file_start, low,
+                budget,
             )
     tail_end = _tail_end(tail, count, len(window))
-    pairs += _pair_gap(search_keys, tail.search_end, count, window, tail.file_end, tail_end, low)
+    pairs += _pair_gap(search_keys, tail.search_end, count, window, tail.file_end, tail_end, low, budget)
     return pairs
 
 
@@ -437,6 +500,7 @@ def _pair_gap(
     window_low: int,
     window_high: int,
     offset: int,
+    budget: CompareBudget,
 ) -> list[LinePair]:
     """Pair the lines of one gap between equal runs: optimally when small, along the diagonal when big."""
     searched = search_keys[search_low:search_high]
@@ -444,23 +508,34 @@ def _pair_gap(
     if not searched or not actual:
         return []
     if len(searched) * len(actual) <= FULL_ALIGNMENT_CELLS:
-        matches = _best_pairs(searched, actual)
+        matches = _best_pairs(searched, actual, budget)
     else:
-        matches = _diagonal_pairs(searched, actual)
+        matches = _diagonal_pairs(searched, actual, budget)
     return [LinePair(search_low + row, offset + window_low + column, score) for row, column, score in matches]
 
 
-def _line_similarity(search_key: str, file_key: str) -> float:
+def _line_similarity(search_key: str, file_key: str, budget: CompareBudget) -> float:
     """``fuzz.ratio`` of two keys in [0, 1], or 0.0 below ``MIN_PAIR_SCORE``; blank lines only match blank lines."""
     if not search_key or not file_key:
         return 1.0 if search_key == file_key else 0.0
-    return fuzz.ratio(search_key, file_key, score_cutoff=MIN_PAIR_SCORE * 100) / 100.0
+    return _ratio(search_key, file_key, budget, MIN_PAIR_SCORE * 100) / 100.0
 
 
-def _best_pairs(searched: Sequence[str], actual: Sequence[str]) -> list[tuple[int, int, float]]:
+def _ratio(first: str, second: str, budget: CompareBudget, cutoff: float = 0.0) -> float:
+    """``fuzz.ratio``, on the lines in full while the budget lasts, then on shortened lines, then 0."""
+    units = compare_cost(len(first), len(second))
+    if units <= UNCOUNTED_UNITS or budget.take_exact(units):
+        return fuzz.ratio(first, second, score_cutoff=cutoff)
+    first, second = shortened(first), shortened(second)
+    if budget.take_estimate(compare_cost(len(first), len(second))):
+        return fuzz.ratio(first, second, score_cutoff=cutoff)
+    return 0.0
+
+
+def _best_pairs(searched: Sequence[str], actual: Sequence[str], budget: CompareBudget) -> list[tuple[int, int, float]]:
     """In-order pairs maximising the summed, length-weighted similarity (a weighted LCS)."""
     rows, columns = len(searched), len(actual)
-    scores = [[_line_similarity(s, a) for a in actual] for s in searched]
+    scores = [[_line_similarity(s, a, budget) for a in actual] for s in searched]
     best = [[0.0] * (columns + 1) for _ in range(rows + 1)]
     for row in range(rows):
         for column in range(columns):
@@ -483,14 +558,15 @@ def _best_pairs(searched: Sequence[str], actual: Sequence[str]) -> list[tuple[in
     return matches
 
 
-def _diagonal_pairs(searched: Sequence[str], actual: Sequence[str]) -> list[tuple[int, int, float]]:
+def _diagonal_pairs(searched: Sequence[str], actual: Sequence[str],
+                    budget: CompareBudget) -> list[tuple[int, int, float]]:
     """Greedy in-order pairs near the gap's diagonal: bounded work for gaps too big to align optimally."""
     matches: list[tuple[int, int, float]] = []
     cursor = 0
     for row, key in enumerate(searched):
         centre = row * len(actual) // len(searched)
         window = range(max(cursor, centre - BAND), min(len(actual), centre + BAND + 1))
-        scored = [(_line_similarity(key, actual[column]), -column) for column in window]
+        scored = [(_line_similarity(key, actual[column], budget), -column) for column in window]
         if scored:
             score, negative_column = max(scored)
             if score:

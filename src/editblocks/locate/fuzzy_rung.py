@@ -27,6 +27,8 @@ def locate_fuzzy(
     windows = view.ranked_windows(search, thorough=True)
     if not windows:
         return "no similar region for a fuzzy match"
+    if view.budget.estimated or view.budget.skipped:
+        return "no fuzzy match: the lines are too long to compare in full, and an estimate is no ground for an edit"
     best = windows[0]
     refusal = _fuzzy_refusal(best, searched, options)
     if refusal:

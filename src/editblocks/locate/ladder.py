@@ -47,7 +47,8 @@ def locate(
         raise ValueError("locate() needs at least one searched line")
     if index is not None and index.lines is not file_lines:
         raise ValueError("the index must be built on file_lines itself")
-    view = FileView(file_lines, index)
+    view = options.session.view(file_lines, index) if options.session is not None else FileView(file_lines, index)
+    view.scans = None if options.diagnose else view.diagnosis
     search, replace = tuple(search_lines), tuple(replace_lines)
     hints: list[str] = []
     for rung in (rung for rung in LADDER if rung in options.rungs):
@@ -61,7 +62,10 @@ def locate(
             hints.append(outcome)
         elif outcome is not None:
             return outcome
-    return NotFound(near_miss(view, search), "; ".join(hints))
+    near = near_miss(view, search) if options.diagnose else None
+    if view.diagnosis.note:
+        hints.append(view.diagnosis.note)
+    return NotFound(near, "; ".join(hints))
 
 
 def _locate_on_line_rung(

@@ -71,7 +71,11 @@ class LineIndex:
         line of the pattern is too common for the index to beat a plain scan."""
         size = len(pattern)
         anchor = min(range(size), key=lambda j: self._count(pattern[j]))
-        if self._count(pattern[anchor]) > len(self.lines) // self._budget + MIN_BUDGET:
+        count = self._count(pattern[anchor])
+        too_common = count > len(self.lines) // self._budget + MIN_BUDGET
+        # Mapping each place through the log is Python work: past this, a C-level scan of the joined lines wins.
+        too_costly = count > 1 and count * len(self._log) > len(self.lines) // 16
+        if too_common or too_costly:
             return None
         lines, wanted = self.lines, list(pattern)
         starts = {
@@ -81,6 +85,14 @@ class LineIndex:
             and lines[begin : begin + size] == wanted
         }
         return sorted(starts)
+
+    def count(self, line: str) -> int:
+        """How often ``line`` occurred at the last rebuild (cheap; edits since may have changed it a little)."""
+        return self._count(line)
+
+    def positions(self, line: str) -> list[int]:
+        """Where ``line`` is now, in no particular order."""
+        return list(self._positions(line))
 
     def _count(self, line: str) -> int:
         found = self._base.get(line)

@@ -6,8 +6,12 @@ planner share these names without importing one another.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from editblocks.locate.session import FileSession
 
 
 class Rung(StrEnum):
@@ -46,6 +50,10 @@ class LocateOptions:
     max_candidates: int = 100
     hint: int | None = None
     """0-based file line a line-number hint names: of several identical candidates, the one it points inside."""
+    diagnose: bool = True
+    """Name the closest text when nothing matches (off for a caller that only asks whether the text is there)."""
+    session: FileSession | None = field(default=None, compare=False)
+    """Shared by the calls for one file (`session.FileSession`): its view while unchanged, one diagnosis budget."""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import islice
 
+from editblocks.locate.budget import CompareBudget, compare_cost
 from editblocks.locate.fuzzy import MAX_WINDOWS, FuzzyLines, ScoredWindow, rank_windows, score_window
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.normalize import (
@@ -30,6 +31,9 @@ from editblocks.locate.types import FOLDING_RUNGS, Rung
 NEAR_MISS_WINDOWS = 3
 """Candidate regions scored for a diagnosis (only the best is reported; applying fuzzily scores more)."""
 
+
+INDEXED_RUNGS = (Rung.TRAILING_WHITESPACE, Rung.INDENTATION, *FOLDING_RUNGS)
+"""Rungs whose keys get a `LineIndex` of their own when the file has one (the planner's many-block files)."""
 
 DIRECT_SHIFT_CHECKS = 16
 """Windows equal but for indentation checked one by one; beyond this many, one pass over indentation steps."""
@@ -53,13 +57,78 @@ class Match:
 class FileView:
     """The file's lines with each rung's comparison keys and joined text, computed at most once per call."""
 
-    def __init__(self, lines: Sequence[str], index: LineIndex | None = None) -> None:
+    def __init__(self, lines: Sequence[str], index: LineIndex | None = None,
+                 diagnosis: CompareBudget | None = None) -> None:
         self.lines = lines
         self.index = index
         self._joined: dict[Rung | tuple[Rung, int], str | None] = {}
         self._shapes: dict[tuple[Rung, int], list[str]] = {}
         self._keys: dict[Rung, Sequence[str]] = {}
         self._rankings: dict[tuple[str, ...], tuple[bool, list[ScoredWindow]]] = {}
+        self._key_indexes: dict[int, LineIndex] = {}  # by id() of the key list it indexes (and splices)
+        self.budget = CompareBudget()
+        """Characters a fuzzy match may compare in this call (`start_call` renews it)."""
+        self.diagnosis = diagnosis if diagnosis is not None else CompareBudget()
+        """Characters not-found diagnoses may compare: this call's, or shared by every block of the file."""
+        self.scans: CompareBudget | None = None
+        """Set for a call that only checks something (not locating a block): passes over the file its index
+        cannot spare are charged to it, and not made once it is spent."""
+
+    def start_call(self) -> None:
+        """A new block is located with this view: a fresh fuzzy budget; what the diagnosis budget ran short of
+        is that block's news only."""
+        self.budget = CompareBudget()
+        self.diagnosis.estimated = self.diagnosis.skipped = False
+
+    def splice(self, start: int, end: int, new_lines: Sequence[str]) -> bool:
+        """Catch up with an edit: lines ``[start, end)`` of ``lines`` (a live list) are now ``new_lines``.
+
+        The key lists are spliced, not recomputed, so a file with thousands
+        of blocks keeps one view; texts joined for searching and rankings are
+        dropped. What a view knows only as "some line has ..." stays true
+        (that merely skips a shortcut). Returns False when the view cannot
+        follow (the edit brought typography into a file without any): the
+        caller then makes a new one.
+        """
+        cached = self.__dict__
+        if cached.get("has_typography") is False and any(fold_typography(line) != line for line in new_lines):
+            return False
+        self._joined.clear()
+        self._shapes.clear()
+        self._rankings.clear()
+        cached.pop("uses_tabs", None)
+        if cached.get("has_tabs") is False and any("\t" in line for line in new_lines):
+            cached["has_tabs"] = True
+        fuzzy = cached.get("fuzzy")
+        fuzzy = fuzzy if isinstance(fuzzy, FuzzyLines) else None
+        fuzzy_keys = [line_key(Rung.TYPOGRAPHY, line) for line in new_lines] if fuzzy is not None else []
+        if fuzzy is not None:
+            fuzzy.replacing(start, end, fuzzy_keys)
+        spliced: set[int] = {id(self.lines)}
+        for rung, keys in self._keys.items():
+            if id(keys) not in spliced:
+                spliced.add(id(keys))
+                self._splice_list(keys, start, end, [line_key(rung, line) for line in new_lines])
+        if fuzzy is not None:
+            if id(fuzzy.folded) not in spliced:
+                spliced.add(id(fuzzy.folded))
+                self._splice_list(fuzzy.folded, start, end, [fold_typography(line) for line in new_lines])
+            if id(fuzzy.keys) not in spliced:
+                self._splice_list(fuzzy.keys, start, end, fuzzy_keys)
+            if cached.get("has_inner_runs") is False and any(
+                key != collapse_inner_whitespace(key) for key in fuzzy_keys
+            ):
+                cached["has_inner_runs"] = True
+        return True
+
+    def _splice_list(self, keys: Sequence[str], start: int, end: int, new_keys: list[str]) -> None:
+        """Splice one derived list, through its index when it has one (the index then splices the list)."""
+        index = self._key_indexes.get(id(keys))
+        if index is not None:
+            index.splice(start, end, new_keys)
+        else:
+            assert isinstance(keys, list), "derived lists are built as lists"
+            keys[start:end] = new_keys
 
     @cached_property
     def has_typography(self) -> bool:
@@ -69,7 +138,10 @@ class FileView:
 
     @cached_property
     def fuzzy(self) -> FuzzyLines:
-        return FuzzyLines(self.lines, None if self.has_typography else self.keys(Rung.INDENTATION))
+        fuzzy = FuzzyLines(self.lines, None if self.has_typography else self.keys(Rung.INDENTATION))
+        if self.index is not None:
+            fuzzy.index = self._index_of(fuzzy.keys)
+        return fuzzy
 
     @cached_property
     def uses_tabs(self) -> bool | None:
@@ -101,14 +173,15 @@ class FileView:
         if cached is None or thorough and not cached[0]:
             max_windows = MAX_WINDOWS if thorough else NEAR_MISS_WINDOWS
             windows = rank_windows(
-                self.fuzzy, FuzzyLines(search), probe_near_duplicates=thorough, max_windows=max_windows
+                self.fuzzy, FuzzyLines(search), probe_near_duplicates=thorough, max_windows=max_windows,
+                budget=self.budget if thorough else self.diagnosis,
             )
             cached = self._rankings[search] = (thorough, windows)
         return cached[1]
 
     def window_at(self, search: tuple[str, ...], offset: int) -> ScoredWindow:
         """The window scored with the searched lines placed from file line ``offset`` on."""
-        window = score_window(self.fuzzy, FuzzyLines(search), offset)
+        window = score_window(self.fuzzy, FuzzyLines(search), offset, self.budget)
         assert window is not None, "a copy of a scored window scores too"
         return window
 
@@ -118,12 +191,25 @@ class FileView:
         Joins the keys with newlines and lets ``str.find`` do the scanning, so a
         search costs about one pass over the file, not one comparison per line.
         """
-        if rung is Rung.EXACT and self.index is not None:
-            starts = self.index.occurrences(pattern)
+        index = self.index if rung is Rung.EXACT else self._key_index(rung)
+        if index is not None:
+            starts = index.occurrences(pattern)
             if starts is not None:
                 yield from (start for start in starts if start >= min_start)
                 return
         yield from self._find(rung, self.keys(rung), pattern, min_start)
+
+    def _key_index(self, rung: Rung) -> LineIndex | None:
+        """An index of the rung's keys, for a view that lives through many blocks (the file has a line index)."""
+        if self.index is None or rung not in INDEXED_RUNGS:
+            return None
+        return self._index_of(self.keys(rung))
+
+    def _index_of(self, keys: Sequence[str]) -> LineIndex:
+        if id(keys) not in self._key_indexes:
+            assert isinstance(keys, list), "key lists are built as lists"
+            self._key_indexes[id(keys)] = LineIndex(keys)
+        return self._key_indexes[id(keys)]
 
     def shifted_occurrences(self, rung: Rung, search: Sequence[str], min_start: int, limit: int) -> list[int]:
         """Up to ``limit`` starts, lowest first, of windows equal to ``search`` on ``rung`` (indentation or
@@ -183,6 +269,8 @@ class FileView:
         self, name: Rung | tuple[Rung, int], keys: Sequence[str], pattern: list[str], min_start: int
     ) -> Iterator[int]:
         """Every occurrence of ``pattern`` in ``keys`` (joined once per ``name`` and searched with ``str.find``)."""
+        if self.scans is not None and not self.scans.take_scan(compare_cost(0, len(keys), len(keys))):
+            return
         if name not in self._joined:
             text = "\n".join(["", *keys, ""])
             self._joined[name] = text if text.count("\n") == len(keys) + 1 else None

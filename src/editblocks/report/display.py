@@ -7,6 +7,7 @@ only builds `rich` renderables so tests can render them to plain text.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -28,6 +29,18 @@ from editblocks.model import (
 )
 from editblocks.parsing.catalog import CATALOG
 from editblocks.report.diffs import printable, render_diff
+from editblocks.report.grouping import (
+    SHOWN_IN_ALL,
+    SHOWN_PER_KIND,
+    Capped,
+    capped,
+    describe_diagnostic,
+    describe_result,
+    diagnostic_kind,
+    diff_head,
+    omitted_lines,
+    result_kind,
+)
 
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
 
@@ -44,13 +57,17 @@ def parse_report(result: ParseResult) -> RenderableType:
             (f"{counted(len(result.blocks), 'block')}, {counted(len({b.path for b in result.blocks}), 'file')}", "dim"),
         )
     ]
+    cut = capped(result.blocks, lambda block: block.path, lambda block: f"blocks for {block.path}")
     by_path: dict[str, list[EditBlock]] = {}
-    for block in result.blocks:
+    for block in cut.shown:
         by_path.setdefault(block.path, []).append(block)
     for path, blocks in by_path.items():
         parts.append(Text(""))
         parts.append(Text(printable(path), style="bold cyan"))
         parts.append(_block_table(blocks))
+    if cut.omitted:
+        parts.append(Text(""))
+        parts += [Text(printable(line), style="dim") for line in omitted_lines(cut)]
     if result.shell:
         parts.append(Text(""))
         parts.append(Text("Suggested shell commands (not run):", style="bold"))
@@ -115,21 +132,31 @@ def _block_row(block: EditBlock) -> tuple[Text, list[tuple[str, str]]]:
                                      ("+ " + printable(preview(added)), "green")]
 
 
-def shell_table(suggestions: Iterable[ShellSuggestion]) -> Table:
+def shell_table(suggestions: Iterable[ShellSuggestion], shown: int = SHOWN_PER_KIND) -> RenderableType:
+    cut = capped(suggestions, lambda _: "shell", lambda s: f"shell command at line {s.line}", shown, shown)
     table = _line_table(2)
-    for suggestion in suggestions:
+    for suggestion in cut.shown:
         table.add_row(f"line {suggestion.line}", Text(printable(suggestion.command), style="magenta"))
-    return table
+    return _with_omitted(table, cut)
 
 
-def diagnostics_table(diagnostics: Iterable[Diagnostic]) -> Table:
+def diagnostics_table(diagnostics: Iterable[Diagnostic], per_kind: int = SHOWN_PER_KIND,
+                      total: int = SHOWN_IN_ALL) -> RenderableType:
+    """One row per diagnostic, up to ``per_kind`` of each kind and ``total`` in all; the rest counted by kind."""
+    cut = capped(diagnostics, diagnostic_kind, describe_diagnostic, per_kind, total)
     table = _line_table(3)
-    for diagnostic in diagnostics:
+    for diagnostic in cut.shown:
         style = _SEVERITY_STYLE[diagnostic.severity]
         # A Text, not a str: rich would read `[...]` in a message (which quotes the model) as markup.
         message = Text(printable(diagnostic.message))
         table.add_row(f"line {diagnostic.line}", Text(diagnostic.severity.value, style=style), message)
-    return table
+    return _with_omitted(table, cut)
+
+
+def _with_omitted(shown: RenderableType, cut: Capped[Any]) -> RenderableType:
+    if not cut.omitted:
+        return shown
+    return Group(shown, *(Text(printable(line), style="dim") for line in omitted_lines(cut)))
 
 
 def formats_report() -> RenderableType:
@@ -157,13 +184,17 @@ def _span(result: EditResult) -> str:
 
 
 def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> RenderableType:
-    """Each block's outcome, the diffs if asked, shell suggestions and a one-line summary."""
-    parts: list[RenderableType] = [outcome_lines(outcome) for outcome in result.results]
+    """Each block's outcome, the diffs if asked, shell suggestions and a one-line summary, all cut to a readable
+    size (`grouping`): the first of each kind, then how many more of that kind there are."""
+    parts = outcome_list(result.results)
     if result.diagnostics:
         parts.append(diagnostics_table(result.diagnostics))
     if show_diffs:
         for diff in result.diffs:
-            parts.append(render_diff(diff.unified))
+            shown, note = diff_head(diff.unified)
+            parts.append(render_diff(shown))
+            if note:
+                parts.append(Text(note, style="dim"))
     if result.shell:
         parts.append(Text("Suggested shell commands (not run):", style="bold"))
         parts.append(shell_table(result.shell))
@@ -171,6 +202,15 @@ def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> Ren
         parts.append(Text(printable(note), style="yellow"))
     parts.append(summary_line(result, dry_run=dry_run))
     return Group(*parts)
+
+
+def outcome_list(results: Sequence[EditResult], per_kind: int = SHOWN_PER_KIND,
+                 total: int = SHOWN_IN_ALL) -> list[RenderableType]:
+    """Each block's outcome, up to ``per_kind`` of each status and code and ``total`` in all; the rest counted."""
+    cut = capped(results, result_kind, describe_result, per_kind, total)
+    shown: list[RenderableType] = [outcome_lines(outcome) for outcome in cut.shown]
+    shown += [Text(printable(line), style="dim") for line in omitted_lines(cut)]
+    return shown
 
 
 def outcome_lines(outcome: EditResult) -> Text:

@@ -45,6 +45,7 @@ REASON_CHARS = 400
 COMPACT_REASON_CHARS = 120
 QUOTED_LINE_CHARS = 160
 SHOWN_DIAGNOSTICS = 20  # per severity; a hostile reply can hold thousands
+SHOWN_APPLIED_PER_FILE = 20  # the rest are counted, so the failures still fit in the message
 
 # The format a block start marker begins; `<<<<<<< SEARCH` is diff unless its surroundings say more.
 _START_FORMATS = {
@@ -199,7 +200,9 @@ def _applied_section(results: Sequence[EditResult], dry_run: bool) -> list[str]:
                if dry_run else "Applied; these are in the files now, so do not send them again:")
     lines = ["", heading]
     for path, applied in by_file.items():
-        where = ", ".join(_applied_where(r) for r in applied)
+        where = ", ".join(_applied_where(r) for r in applied[:SHOWN_APPLIED_PER_FILE])
+        if len(applied) > SHOWN_APPLIED_PER_FILE:
+            where += f" and {counted(len(applied) - SHOWN_APPLIED_PER_FILE, 'more block')}"
         lines.append(f"- {path}: {where}")
     return lines
 

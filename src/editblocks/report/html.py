@@ -17,7 +17,14 @@ from rich.text import Text
 
 from editblocks.model import ApplyResult, FileDiff
 from editblocks.report.diffs import printable, render_diff
-from editblocks.report.display import diagnostics_table, outcome_lines, shell_table, summary_counts, summary_line
+from editblocks.report.display import diagnostics_table, outcome_list, shell_table, summary_counts, summary_line
+from editblocks.report.grouping import diff_head
+
+SHOWN_PER_KIND = 200
+SHOWN_IN_ALL = 1_000
+SHOWN_DIFF_LINES = 5_000
+"""A page stays quick to write and to open however long the answer: past these, items are counted by kind and a
+diff is cut (the patch file and `--json` hold everything)."""
 
 _WIDTH = 100_000  # wide enough that rich never wraps a line; the browser scrolls instead
 
@@ -50,11 +57,11 @@ def apply_html(result: ApplyResult) -> str:
     suggestions, then each file's diff with the changed characters highlighted."""
     sections = [f'<p class="summary">{_html(summary_line(result, dry_run=result.dry_run))}</p>']
     if result.results:
-        sections.append(_section("Blocks", *map(outcome_lines, result.results)))
+        sections.append(_section("Blocks", *outcome_list(result.results, SHOWN_PER_KIND, SHOWN_IN_ALL)))
     if result.diagnostics:
-        sections.append(_section("Diagnostics", diagnostics_table(result.diagnostics)))
+        sections.append(_section("Diagnostics", diagnostics_table(result.diagnostics, SHOWN_PER_KIND, SHOWN_IN_ALL)))
     if result.shell:
-        sections.append(_section("Suggested shell commands (not run)", shell_table(result.shell)))
+        sections.append(_section("Suggested shell commands (not run)", shell_table(result.shell, SHOWN_IN_ALL)))
     if result.notes:
         sections.append(_section("Notes", *(Text(printable(note)) for note in result.notes)))
     sections += map(_diff_section, result.diffs)
@@ -67,7 +74,9 @@ def _section(heading: str, *parts: RenderableType) -> str:
 
 def _diff_section(diff: FileDiff) -> str:
     tag = ' <span class="tag">new file</span>' if diff.created else ""
-    return f"<h2>{escape(printable(diff.path))}{tag}</h2>\n<pre>{_html(render_diff(diff.unified))}</pre>"
+    shown, note = diff_head(diff.unified, SHOWN_DIFF_LINES)
+    cut = f'\n<p class="cut">{escape(note)}</p>' if note else ""
+    return f"<h2>{escape(printable(diff.path))}{tag}</h2>\n<pre>{_html(render_diff(shown))}</pre>{cut}"
 
 
 def _html(*renderables: RenderableType) -> str:
