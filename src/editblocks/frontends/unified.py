@@ -72,7 +72,6 @@ def parse_unified(text: str) -> ParseResult:
     out = Collector(Format.UDIFF)
     current: _File | None = None
     hunk: _Hunk | None = None
-    sections = 0
     index = 0
     while index < len(lines):
         line = lines[index]
@@ -87,12 +86,12 @@ def parse_unified(text: str) -> ParseResult:
             hunk = None
         if line.startswith("diff --git "):
             _emit(out, current)
-            current, sections = _File(number), sections + 1
+            current = _File(number)
             _git_names(current, line[len("diff --git ") :])
         elif line.startswith("--- ") and following is not None and following.startswith("+++ "):
             if current is None or current.headers or current.hunks:
                 _emit(out, current)
-                current, sections = _File(number), sections + 1
+                current = _File(number)
             current.old_path, current.new_path = _header_path(line[4:], "a/"), _header_path(following[4:], "b/")
             current.headers = True
             index += 1
@@ -114,9 +113,6 @@ def parse_unified(text: str) -> ParseResult:
     if hunk is not None:
         _close_hunk(out, hunk)
     _emit(out, current)
-    if not sections:
-        out.error(1, "no unified diff found: a diff starts with `diff --git` or with a `--- a/path` line "
-                     "followed by a `+++ b/path` line")
     return out.result()
 
 

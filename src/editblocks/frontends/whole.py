@@ -28,7 +28,6 @@ def parse_whole(text: str, known_files: Collection[str] | None = None) -> ParseR
     path: str | None = None
     start = 0
     content: list[str] = []
-    found = 0
     shell_lines: list[tuple[int, str]] | None = None  # the lines of an open shell fence with no path before it
     for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
         stripped = line.strip()
@@ -59,12 +58,7 @@ def parse_whole(text: str, known_files: Collection[str] | None = None) -> ParseR
             shell_lines = []
         elif path is None:
             out.warn(number, f"the fenced block at line {number} has no file path on the line before it; ignored")
-        else:
-            found += 1
     if fence is not None and path is not None:
         out.error(start, f"the fenced content of {path} from line {start} is never closed (answer cut short?); "
                          f"nothing is applied to {path}")
-    if not found:
-        out.error(1, "no whole file found: write the file's path on its own line, then its complete content "
-                     "in a fenced block")
     return out.result()
