@@ -69,6 +69,8 @@ def looks_like_unified(text: str) -> bool:
 def parse_unified(text: str) -> ParseResult:
     """Every file change in the unified diffs of ``text``; never raises."""
     lines = text.replace("\r\n", "\n").split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the text's last line break ends a line; it does not start an empty one
     out = Collector(Format.UDIFF)
     current: _File | None = None
     hunk: _Hunk | None = None
@@ -121,12 +123,16 @@ def _in_hunk(hunk: _Hunk, line: str, following: str | None) -> bool:
     if line.startswith("\\"):
         return True
     remaining = _remaining(hunk)
-    if remaining is not None and remaining > 0:
-        return line[:1] in _HUNK_PREFIXES or not line
+    counted = remaining is not None and remaining > 0
+    if not line:  # a blank context line whose space was lost, or the end of the hunk: the next line tells
+        if following is None:
+            return False
+        return (following[:1] in _HUNK_PREFIXES and not following.startswith(("--- ", "+++ "))) or (
+            counted and not following)
+    if counted:
+        return line[:1] in _HUNK_PREFIXES
     if line.startswith(("--- ", "+++ ", "@@", "diff --git ")):
         return False
-    if not line:
-        return following is not None and following[:1] in _HUNK_PREFIXES and not following.startswith("--- ")
     return line[:1] in _HUNK_PREFIXES
 
 
