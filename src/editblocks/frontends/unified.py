@@ -20,6 +20,8 @@ from editblocks.model import BlockKind, Format, ParseResult, Scope
 
 DEV_NULL = "/dev/null"
 _HUNK_PREFIXES = (" ", "-", "+")
+_STRUCTURE = ("@@", "rename from ", "rename to ", "new file mode", "deleted file mode", "old mode", "new mode",
+              "index ", "similarity index", "Binary files ", "GIT binary patch")
 # A run of hunk lines that are surely content: a prefix and not a `---`/`+++` line (which counts decide), or a
 # blank line with such a line after it. One alternative per line, nothing nested: linear.
 _HUNK_RUN = re.compile(r"(?:(?![-+]{3} )[ +\-][^\n]*\n|\n(?=[ +\-])(?![-+]{3} ))+")
@@ -77,7 +79,12 @@ def looks_like_unified(text: str) -> bool:
 
 
 def parse_unified(text: str) -> ParseResult:
-    """Every file change in the unified diffs of ``text``; never raises.
+    """Every file change in the unified diffs of ``text``; never raises."""
+    return read_unified(text)[0]
+
+
+def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
+    """`parse_unified`, and where the diff's file sections lie in ``text`` (CRLF read as LF): (start, end) offsets.
 
     Structure lines are read one by one; a hunk's run of content lines is taken in one regular-expression
     step and cut into old and new text with two substitutions, so content costs about what
@@ -91,14 +98,17 @@ def parse_unified(text: str) -> ParseResult:
     current: _File | None = None
     hunk: _Hunk | None = None
     position, number, end = 0, 0, len(text)
+    spans: list[tuple[int, int]] = []
+    section_start = covered = 0
     while position < end:
         if hunk is not None:
             run = _HUNK_RUN.match(text, position)
             if run is not None:
                 _hunk_run(hunk, run.group())
                 number += hunk.last_run_lines
-                position = run.end()
+                position = covered = run.end()
                 continue
+        start = position
         newline = text.index("\n", position)
         line = text[position:newline]
         number += 1
@@ -107,21 +117,28 @@ def parse_unified(text: str) -> ParseResult:
         if hunk is not None:
             if _in_hunk(hunk, line, following):
                 _hunk_line(hunk, line)
+                covered = position
                 continue
             _close_hunk(out, hunk)
             hunk = None
+        if current is not None and line.startswith(_STRUCTURE):
+            covered = position
         if line.startswith("diff --git "):
+            if current is not None:
+                spans.append((section_start, covered))
             _emit(out, current)
-            current = _File(number)
+            current, section_start = _File(number), start
             _git_names(current, line[len("diff --git ") :])
         elif line.startswith("--- ") and following is not None and following.startswith("+++ "):
             if current is None or current.headers or current.hunks:
+                if current is not None:
+                    spans.append((section_start, covered))
                 _emit(out, current)
-                current = _File(number)
+                current, section_start = _File(number), start
             current.old_path, current.new_path = _header_path(line[4:], "a/"), _header_path(following[4:], "b/")
             current.headers = True
             number += 1
-            position += len(following) + 1
+            position = covered = position + len(following) + 1
         elif current is None:
             continue
         elif line.startswith("@@"):
@@ -139,8 +156,10 @@ def parse_unified(text: str) -> ParseResult:
             current.binary = current.binary or number
     if hunk is not None:
         _close_hunk(out, hunk)
+    if current is not None:
+        spans.append((section_start, covered))
     _emit(out, current)
-    return out.result()
+    return out.result(), spans
 
 
 def _hunk_run(hunk: _Hunk, run: str) -> None:

@@ -83,7 +83,12 @@ def looks_like_v4a(text: str) -> bool:
 
 
 def parse_v4a(text: str) -> ParseResult:
-    """Every file operation in the V4A patches of ``text``; never raises.
+    """Every file operation in the V4A patches of ``text``; never raises."""
+    return read_v4a(text)[0]
+
+
+def read_v4a(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
+    """`parse_v4a`, and where the patches lie in ``text`` (CRLF read as LF): (start, end) offsets.
 
     Structure lines are read one by one; the run of content lines after them (a hunk's body, an added
     file's lines) is taken in one regular-expression step and cut into old and new text with two
@@ -94,6 +99,8 @@ def parse_v4a(text: str) -> ParseResult:
         text += "\n"
     reader = _Reader(Collector(Format.V4A))
     position, number, end = 0, 0, len(text)
+    spans: list[tuple[int, int]] = []
+    opened_at = 0
     while position < end:
         section = reader.section
         if section is not None and not section.broken and not reader.indent and section.kind is not _Kind.DELETE:
@@ -105,10 +112,18 @@ def parse_v4a(text: str) -> ParseResult:
                 continue
         newline = text.index("\n", position)
         number += 1
+        was_open = reader.patch_line is not None
         reader.line(number, text[position:newline])
+        if not was_open and reader.patch_line is not None:
+            opened_at = position
+        elif was_open and (reader.patch_line is None or reader.patch_line == number):
+            spans.append((opened_at, newline + 1 if reader.patch_line is None else position))
+            opened_at = position
         position = newline + 1
+    if reader.patch_line is not None:
+        spans.append((opened_at, end))
     reader.finish(max(number, 1))
-    return reader.out.result()
+    return reader.out.result(), spans
 
 
 class _Reader:
