@@ -304,3 +304,16 @@ def test_a_front_end_block_renders_back_to_itself(old: list[str], new: list[str]
         (read,) = again.blocks
         assert (read.path, read.old, read.new, read.kind, read.scope, read.move_to) == (
             block.path, block.old, block.new, block.kind, block.scope, block.move_to), render(block)
+
+
+def test_streaming_a_patch_in_any_chunks_gives_the_parse_of_the_whole_answer() -> None:
+    from editblocks import BlockCompleted, StreamParser
+
+    for text, fmt in ((PATCH, "auto"), (PATCH, "v4a"), (GIT_DIFF, "auto"), (GIT_DIFF, "udiff"),
+                      ("a.py\n```python\nx = 1\n```\n", "whole")):
+        for size in (1, 7, len(text)):
+            parser = StreamParser(fmt)
+            events = [event for start in range(0, len(text), size) for event in parser.feed(text[start : start + size])]
+            events += parser.close()
+            assert parser.result() == parse(text, fmt) and parser.result().blocks, (fmt, size)
+            assert [e.block for e in events if isinstance(e, BlockCompleted)] == list(parser.result().blocks)
