@@ -163,12 +163,12 @@ class StreamParser:
         self._assembler.finish()
         self._outside.finish()
         events = self._sink.take(None)
-        if self._chunks is not None:
+        if self._chunks is not None and (self._front_end or not self._assembler.blocks):
             from editblocks.frontends.detect import read_whole_answer
 
             self._patch = read_whole_answer("".join(self._chunks), self._format, self._known,
                                             None if self._front_end else self.result())
-            self._chunks = None
+        self._chunks = None
             if self._patch is not None:
                 events += [BlockCompleted(block) for block in self._patch.blocks]
                 events += [DiagnosticEvent(diagnostic) for diagnostic in self._patch.diagnostics]
