@@ -169,9 +169,9 @@ class StreamParser:
             self._patch = read_whole_answer("".join(self._chunks), self._format, self._known,
                                             None if self._front_end else self.result())
         self._chunks = None
-            if self._patch is not None:
-                events += [BlockCompleted(block) for block in self._patch.blocks]
-                events += [DiagnosticEvent(diagnostic) for diagnostic in self._patch.diagnostics]
+        if self._patch is not None:
+            events += [BlockCompleted(block) for block in self._patch.blocks]
+            events += [DiagnosticEvent(diagnostic) for diagnostic in self._patch.diagnostics]
         return events
 
     def result(self) -> ParseResult:
