@@ -243,6 +243,11 @@ _PIECES = ["*** Begin Patch\n", "*** End Patch\n", "*** Update File: a.py\n", "*
            "```\n", "```python\n", "a.py\n", "/dev/null\n", "--- /dev/null\n", "+++ /dev/null\n"]
 
 
+def test_look_alikes_of_a_patch_start_are_no_patch() -> None:
+    for text in ("*** Begin Patchwork\n", "x *** Begin Patch\n", "Notes\n--- a\n+++ b\n"):
+        assert parse(text).blocks == () and parse(text).format == "auto"
+
+
 @given(st.lists(st.sampled_from(_PIECES), max_size=40), st.text(max_size=20))
 def test_no_text_makes_a_front_end_raise(pieces: list[str], noise: str) -> None:
     text = "".join(pieces) + noise

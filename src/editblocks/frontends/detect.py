@@ -16,11 +16,13 @@ from editblocks.model import FRONT_END_FORMATS, Format, ParseResult, ShellSugges
 def read_whole_answer(text: str, format: Format, known_files: Collection[str] | None,
                       markers: ParseResult | None) -> ParseResult | None:
     """What a front-end reads in a complete answer: for a front-end format, its parse; under `auto`, when the
-    marker parser found no block (``markers``), the patch the answer holds, if any; else None."""
+    marker parser found no block (``markers``), the patch the answer holds, if it yields a block or an error
+    (a look-alike such as a `---` line over a `+++` line in prose yields neither); else None."""
     if format in FRONT_END_FORMATS:
         return front_end_parse(text, format, known_files)
     if format is Format.AUTO and markers is not None and not markers.blocks:
-        return auto_patch(text, markers)
+        found = auto_patch(text, known_files)
+        return found if found is not None and (found.blocks or found.errors) else None
     return None
 
 
@@ -57,23 +59,18 @@ def _shell_outside(text: str, spans: list[tuple[int, int]], known_files: Collect
         pieces += [text[previous:start], "\n" * text.count("\n", start, end)]
         previous = end
     pieces.append(text[previous:])
-    return parsed_whole("".join(pieces), Format.AUTO, known_files=known_files).result().shell
+    # A marker format, not `auto`: what is left of the answer is never read for a patch again.
+    return parsed_whole("".join(pieces), Format.DIFF, known_files=known_files).result().shell
 
 
-def auto_patch(text: str, markers: ParseResult) -> ParseResult | None:
-    """Under `auto`, when the marker parser found no block: the V4A patch or unified diff ``text`` holds, if any.
-
-    The marker parse's shell suggestions are kept: they come from the prose around the patch.
-    """
+def auto_patch(text: str, known_files: Collection[str] | None = None) -> ParseResult | None:
+    """Under `auto`, when the marker parser found no block: the V4A patch or unified diff ``text`` holds, if any,
+    read as its own format reads it (shell suggestions from the prose around the patch only)."""
     from editblocks.frontends.unified import looks_like_unified
-    from editblocks.frontends.v4a import looks_like_v4a, parse_v4a
+    from editblocks.frontends.v4a import looks_like_v4a
 
     if looks_like_v4a(text):
-        found = parse_v4a(text)
-    elif looks_like_unified(text):
-        from editblocks.frontends.unified import parse_unified
-
-        found = parse_unified(text)
-    else:
-        return None
-    return ParseResult(found.format, found.blocks, markers.shell, found.diagnostics)
+        return front_end_parse(text, Format.V4A, known_files)
+    if looks_like_unified(text):
+        return front_end_parse(text, Format.UDIFF, known_files)
+    return None

@@ -76,7 +76,9 @@ def looks_like_v4a(text: str) -> bool:
     """Whether the answer holds a `*** Begin Patch` line (cheap: `auto` asks this of every answer)."""
     position = text.find(BEGIN)
     while position != -1:
-        if text[text.rfind("\n", 0, position) + 1 : position].strip() == "":
+        line_end = text.find("\n", position)
+        rest = text[position + len(BEGIN) : line_end if line_end != -1 else len(text)]
+        if text[text.rfind("\n", 0, position) + 1 : position].strip() == "" and not rest.strip():
             return True
         position = text.find(BEGIN, position + 1)
     return False
