@@ -172,17 +172,17 @@ def _scoped_edit(block: EditBlock, state: _FileState, options: PlanOptions) -> E
         if result.status is Status.APPLIED:
             state.cursor = outcome.start + len(outcome.new_lines)
         return result
+    where = "at the end of the file" if scope.at_end else f"after {after}" if after else ""
     if isinstance(outcome, Ambiguous):
         result = _ambiguous(block, state.source.key, outcome, state, len(search))
-        return replace(result, reason=f"{result.reason}; looked for after {after}") if start else result
+        return replace(result, reason=f"{result.reason}; looked for {where}") if where else result
     result = _not_found(block, state.source.key, lines, outcome)
-    where = "at the end of the file" if scope.at_end else f"after {after}"
     if start and search:
         earlier = locate(lines, search, replacement, replace(located_options, min_start=0), index)
         if not isinstance(earlier, NotFound):
             return replace(result, reason=f"the hunk's lines were not found in {state.source.key} {where}; they "
                                           "occur only before it (hunks and `@@` lines must be in file order)")
-    return replace(result, reason=f"{result.reason}; looked for {where}" if start or scope.at_end else result.reason)
+    return replace(result, reason=f"{result.reason}; looked for {where}") if where else result
 
 
 def _insertion_point(block: EditBlock, state: _FileState, after_anchors: int, length: int) -> int:
