@@ -24,7 +24,7 @@ from editblocks.eval.evaluate import (
 from editblocks.eval.replay import ReplayError, import_commit
 
 CASES = Path(__file__).parent / "cases"
-THEMES = ("formats", "cases-md", "realistic", "mistakes")
+THEMES = ("formats", "cases-md", "realistic", "mistakes", "v4a", "udiff", "whole")
 FORMAT_FOLDERS = ("diff", "diff-fenced", "editor-diff", "editor-diff-fenced", "search-replace", "anchored",
                   "guillemet", "auto")
 CASE_NAMES = [name for _, name in find_cases([CASES])]
@@ -198,7 +198,7 @@ def test_expect_contradicted_by_statuses_is_misreported(tmp_path: Path) -> None:
     ("spec", "message"),
     [
         ({"first-match": True}, "unknown keys ['first-match']"),
-        ({"format": "udiff"}, "format must be one of"),
+        ({"format": "unified-diff"}, "format must be one of"),
         ({"strict": "yes"}, "strict must be true or false"),
         ({"known_files": "all"}, "known_files must be a list"),
         ({"expect": "maybe"}, "expect must be one of"),

@@ -30,6 +30,8 @@ def locate_fuzzy(
     if view.budget.estimated or view.budget.skipped:
         return "no fuzzy match: the lines are too long to compare in full, and an estimate is no ground for an edit"
     best = windows[0]
+    if best.start < options.min_start:
+        return f"the most similar region (line {best.start + 1}) lies before line {options.min_start + 1}"
     refusal = _fuzzy_refusal(best, searched, options)
     if refusal:
         return refusal

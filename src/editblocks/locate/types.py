@@ -54,6 +54,8 @@ class LocateOptions:
     """Name the closest text when nothing matches (off for a caller that only asks whether the text is there)."""
     session: FileSession | None = field(default=None, compare=False)
     """Shared by the calls for one file (`session.FileSession`): its view while unchanged, one diagnosis budget."""
+    min_start: int = 0
+    """0-based first file line a match may start at (a patch hunk is looked for after its anchors)."""
 
 
 @dataclass(frozen=True)

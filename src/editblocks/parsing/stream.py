@@ -57,7 +57,15 @@ from collections import Counter
 from collections.abc import Collection
 from functools import lru_cache
 
-from editblocks.model import EditBlock, Event, Format, ParseResult
+from editblocks.model import (
+    FRONT_END_FORMATS,
+    BlockCompleted,
+    DiagnosticEvent,
+    EditBlock,
+    Event,
+    Format,
+    ParseResult,
+)
 from editblocks.parsing.assemble import FORMAT_STARTS, BlockAssembler
 from editblocks.parsing.events import EventSink
 from editblocks.parsing.lookback import PathLookback
@@ -93,12 +101,18 @@ class StreamParser:
         """``text_events=False`` leaves out the text events (prose outside blocks), for a display that shows only
         blocks: every other event, and the result, stay exactly the same."""
         self._format = _FORMATS.get(format) or Format(format)
+        # Patches and whole files are read whole at close (frontends/); `auto` keeps the text for that too.
+        self._front_end = self._format in FRONT_END_FORMATS
+        self._known = known_files
+        self._chunks: list[str] | None = [] if self._front_end or self._format is Format.AUTO else None
+        self._patch: ParseResult | None = None
         custom_fence, self._special, self._top_candidate = _fence_tables(fence)
         known = frozenset(known_files) if known_files is not None else None
         self._sink = EventSink(events)
-        self._lookback = PathLookback(self._format, known)
-        self._assembler = BlockAssembler(self._format, known, self._sink, self._lookback)
-        self._outside = OutsideLines(self._format, custom_fence, self._assembler.starts, self._sink,
+        markers = Format.AUTO if self._front_end else self._format
+        self._lookback = PathLookback(markers, known)
+        self._assembler = BlockAssembler(markers, known, self._sink, self._lookback)
+        self._outside = OutsideLines(markers, custom_fence, self._assembler.starts, self._sink,
                                      self._lookback, self._assembler, events and text_events)
         self._text_events = events and text_events
         self._pending: list[str] = []
@@ -118,6 +132,10 @@ class StreamParser:
     # --- driving -------------------------------------------------------------
 
     def feed(self, chunk: str) -> list[Event]:
+        if self._chunks is not None and not self._closed:
+            self._chunks.append(chunk)
+            if self._front_end:
+                return []
         if "\n" not in chunk:
             if self._closed:
                 raise RuntimeError("feed() after close()")
@@ -216,10 +234,22 @@ class StreamParser:
         self._closed = True
         self._assembler.finish()
         self._outside.finish()
-        return self._sink.take(None)
+        events = self._sink.take(None)
+        if self._chunks is not None and (self._front_end or not self._assembler.blocks):
+            from editblocks.frontends.detect import read_whole_answer
+
+            self._patch = read_whole_answer("".join(self._chunks), self._format, self._known,
+                                            None if self._front_end else self.result())
+        self._chunks = None
+        if self._patch is not None:
+            events += [BlockCompleted(block) for block in self._patch.blocks]
+            events += [DiagnosticEvent(diagnostic) for diagnostic in self._patch.diagnostics]
+        return events
 
     def result(self) -> ParseResult:
         """The whole parse so far; after `close()` equal to `parse()` of everything fed."""
+        if self._patch is not None:
+            return self._patch
         blocks = tuple(self._assembler.blocks)
         return parse_result(_detected_format(self._format, blocks), blocks, tuple(self._sink.shell),
                             tuple(self._sink.diagnostics))
@@ -356,12 +386,22 @@ def parse(
     fence: tuple[str, str] = DEFAULT_FENCE,
     known_files: Collection[str] | None = None,
 ) -> ParseResult:
-    """Parse a whole response: the blocks, shell suggestions and diagnostics it holds. Never raises on any text."""
+    """Parse a whole response: the blocks, shell suggestions and diagnostics it holds. Never raises on any text.
+
+    Patches and whole-file answers are read by their front-end (frontends/), asked for by format or, for
+    V4A patches and unified diffs, detected under `auto` when the answer holds no marker block.
+    """
     fmt = _FORMATS.get(format) or Format(format)
     if fence is DEFAULT_FENCE and "`" not in text and "\r" not in text and fmt in _NOTHING_FOUND:
-        if _DEFAULT_TOP_CANDIDATE.search("\n" + text) is None:
+        if _DEFAULT_TOP_CANDIDATE.search("\n" + text) is None and not _may_hold_patch(fmt, text):
             return _NOTHING_FOUND[fmt]
     return parsed_whole(text, fmt, fence, known_files).result()
+
+
+def _may_hold_patch(fmt: Format, text: str) -> bool:
+    """Under `auto`, a V4A patch or a git diff can stand in an answer with no candidate line (their other lines
+    start with `***`, `@@`, ` `, `-` or `+`)."""
+    return fmt is Format.AUTO and ("*** Begin Patch" in text or "diff --git " in text)
 
 
 _BLOCK_CANDIDATE_FIRSTS = SPECIAL_FIRST_CHARS | DIALECT_FIRST_CHARS

@@ -44,6 +44,8 @@ def edit_block(path: str, leading: str, old: str, new: str, trailing: str, kind:
     _set(block, "readings", readings)
     _set(block, "literal", literal)
     _set(block, "line_hint", line_hint)
+    _set(block, "scope", None)  # a patch hunk's place; marker blocks have none
+    _set(block, "move_to", None)
     return block
 
 

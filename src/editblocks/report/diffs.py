@@ -21,14 +21,18 @@ _HUNK_HEADER = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 
 
-def unified_diff(path: str, original: str | None, new: str, context: int = CONTEXT_LINES) -> str:
-    """The unified diff of one file (`original` None: the file is created)."""
+def unified_diff(path: str, original: str | None, new: str, context: int = CONTEXT_LINES, *, deleted: bool = False,
+                 old_path: str | None = None) -> str:
+    """The unified diff of one file (`original` None: the file is created; ``deleted``: it is removed;
+    ``old_path``: it was renamed from there)."""
     old_lines = _bare_lines(original) if original is not None else []
     new_lines = _bare_lines(new)
     groups = hunks(_opcodes(old_lines, new_lines, context), context)
+    fromfile = "/dev/null" if original is None else f"a/{old_path or path}"
+    tofile = "/dev/null" if deleted else f"b/{path}"
     if not groups:
-        return ""
-    out = ["--- /dev/null\n" if original is None else f"--- a/{path}\n", f"+++ b/{path}\n"]
+        return f"--- {fromfile}\n+++ {tofile}\n" if old_path is not None else ""  # a pure rename: the names tell it
+    out = [f"--- {fromfile}\n", f"+++ {tofile}\n"]
     for group in groups:
         first, last = group[0], group[-1]
         out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n")

@@ -1,0 +1,299 @@
+"""Unified diffs: `git diff`, `diff -u`, and the hunks models write with bare `@@ ... @@` or wrong numbers.
+
+A file section starts at `diff --git` or at a `---` line followed by a
+`+++` line; `a/` and `b/` prefixes are dropped, `/dev/null` means the file
+is created or deleted, and git's `rename from`/`rename to` move it. Each hunk
+becomes a block whose old text is its context and removed lines; the
+header's line numbers are kept only as a hint that breaks ties between
+identical places (models get them wrong). Counts that disagree with the
+hunk's body are reported as a warning and otherwise ignored; binary patches
+are refused. One forward pass with one line of look-ahead: linear, never raises.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from editblocks.frontends.common import Collector, clean_path
+from editblocks.model import BlockKind, Format, ParseResult, Scope
+
+DEV_NULL = "/dev/null"
+_HUNK_PREFIXES = (" ", "-", "+")
+_STRUCTURE = ("@@", "rename from ", "rename to ", "new file mode", "deleted file mode", "old mode", "new mode",
+              "index ", "similarity index", "Binary files ", "GIT binary patch")
+# A run of hunk lines that are surely content: a prefix and not a `---`/`+++` line (which counts decide), or a
+# blank line with such a line after it. One alternative per line, nothing nested: linear.
+_HUNK_RUN = re.compile(r"(?:(?![-+]{3} )[ +\-][^\n]*\n|\n(?=[ +\-])(?![-+]{3} ))+")
+_ADDED_LINE = re.compile(r"\n\+[^\n]*")
+_REMOVED_LINE = re.compile(r"\n-[^\n]*")
+_OLD_PREFIX = re.compile(r"\n[ \-]")
+_NEW_PREFIX = re.compile(r"\n[ +]")
+
+
+@dataclass
+class _Hunk:
+    line: int
+    old_start: int | None
+    counts: tuple[int, int] | None
+    old: list[str] = field(default_factory=list)  # pieces of text, each ending with a newline
+    new: list[str] = field(default_factory=list)
+    old_lines: int = 0
+    new_lines: int = 0
+    last_run_lines: int = 0
+
+
+@dataclass
+class _File:
+    line: int
+    old_path: str | None = None  # None: /dev/null (created)
+    new_path: str | None = None  # None: /dev/null (deleted)
+    rename: tuple[str, str] | None = None
+    git_new: bool = False
+    git_deleted: bool = False
+    binary: int = 0  # the line of a binary patch marker, if any
+    hunks: list[_Hunk] = field(default_factory=list)
+    headers: bool = False  # the ---/+++ pair was seen
+
+    @property
+    def created(self) -> bool:
+        return self.git_new or (self.headers and self.old_path is None)
+
+    @property
+    def deleted(self) -> bool:
+        return self.git_deleted or (self.headers and self.new_path is None)
+
+
+def looks_like_unified(text: str) -> bool:
+    """Whether ``text`` holds a unified diff's file header (cheap: `auto` asks this of answers with no block)."""
+    if "\ndiff --git " in text or text.startswith("diff --git "):
+        return True
+    position = text.find("--- ")
+    while position != -1:
+        if position == 0 or text[position - 1] == "\n":
+            end = text.find("\n", position)
+            if end != -1 and text.startswith("+++ ", end + 1):
+                return True
+        position = text.find("--- ", position + 4)
+    return False
+
+
+def parse_unified(text: str) -> ParseResult:
+    """Every file change in the unified diffs of ``text``; never raises."""
+    return read_unified(text)[0]
+
+
+def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
+    """`parse_unified`, and where the diff's file sections lie in ``text`` (CRLF read as LF): (start, end) offsets.
+
+    Structure lines are read one by one; a hunk's run of content lines is taken in one regular-expression
+    step and cut into old and new text with two substitutions, so content costs about what
+    `str.splitlines` costs. Lines the run leaves (`--- ` / `+++ ` lines, which the counts may still claim,
+    blank lines, the no-newline marker) are decided one at a time.
+    """
+    text = text.replace("\r\n", "\n")
+    if not text.endswith("\n"):
+        text += "\n"
+    out = Collector(Format.UDIFF)
+    current: _File | None = None
+    hunk: _Hunk | None = None
+    position, number, end = 0, 0, len(text)
+    spans: list[tuple[int, int]] = []
+    section_start = covered = 0
+    while position < end:
+        if hunk is not None:
+            run = _HUNK_RUN.match(text, position)
+            if run is not None:
+                _hunk_run(hunk, run.group())
+                number += hunk.last_run_lines
+                position = covered = run.end()
+                continue
+        start = position
+        newline = text.index("\n", position)
+        line = text[position:newline]
+        number += 1
+        position = newline + 1
+        following = text[position : text.index("\n", position)] if position < end else None
+        if hunk is not None:
+            if _in_hunk(hunk, line, following):
+                _hunk_line(hunk, line)
+                covered = position
+                continue
+            _close_hunk(out, hunk)
+            hunk = None
+        if current is not None and line.startswith(_STRUCTURE):
+            covered = position
+        if line.startswith("diff --git "):
+            if current is not None:
+                spans.append((section_start, covered))
+            _emit(out, current)
+            current, section_start = _File(number), start
+            _git_names(current, line[len("diff --git ") :])
+        elif line.startswith("--- ") and following is not None and following.startswith("+++ "):
+            if current is None or current.headers or current.hunks:
+                if current is not None:
+                    spans.append((section_start, covered))
+                _emit(out, current)
+                current, section_start = _File(number), start
+            current.old_path, current.new_path = _header_path(line[4:], "a/"), _header_path(following[4:], "b/")
+            current.headers = True
+            number += 1
+            position = covered = position + len(following) + 1
+        elif current is None:
+            continue
+        elif line.startswith("@@"):
+            hunk = _open_hunk(line, number)
+            current.hunks.append(hunk)
+        elif line.startswith("rename from "):
+            current.rename = (clean_path(line[len("rename from ") :]), current.rename[1] if current.rename else "")
+        elif line.startswith("rename to "):
+            current.rename = (current.rename[0] if current.rename else "", clean_path(line[len("rename to ") :]))
+        elif line.startswith("new file mode"):
+            current.git_new = True
+        elif line.startswith("deleted file mode"):
+            current.git_deleted = True
+        elif line.startswith(("Binary files ", "GIT binary patch")):
+            current.binary = current.binary or number
+    if hunk is not None:
+        _close_hunk(out, hunk)
+    if current is not None:
+        spans.append((section_start, covered))
+    _emit(out, current)
+    return out.result(), spans
+
+
+def _hunk_run(hunk: _Hunk, run: str) -> None:
+    """Several hunk lines at once: each starts with its prefix, or is blank with a hunk line after it."""
+    padded = "\n" + run
+    old = _OLD_PREFIX.sub("\n", _ADDED_LINE.sub("", padded))[1:]
+    new = _NEW_PREFIX.sub("\n", _REMOVED_LINE.sub("", padded))[1:]
+    hunk.old.append(old)
+    hunk.new.append(new)
+    hunk.old_lines += old.count("\n")
+    hunk.new_lines += new.count("\n")
+    hunk.last_run_lines = run.count("\n")
+
+
+def _in_hunk(hunk: _Hunk, line: str, following: str | None) -> bool:
+    """Whether ``line`` still belongs to ``hunk``: the counts decide while they last, the line's shape after."""
+    if line.startswith("\\"):
+        return True
+    remaining = _remaining(hunk)
+    counted = remaining is not None and remaining > 0
+    if not line:  # a blank context line whose space was lost, or the end of the hunk: the next line tells
+        if following is None:
+            return False
+        return (following[:1] in _HUNK_PREFIXES and not following.startswith(("--- ", "+++ "))) or (
+            counted and not following)
+    if counted:
+        return line[:1] in _HUNK_PREFIXES
+    if line.startswith(("--- ", "+++ ", "@@", "diff --git ")):
+        return False
+    return line[:1] in _HUNK_PREFIXES
+
+
+def _remaining(hunk: _Hunk) -> int | None:
+    """Lines the header's counts still expect (old side or new side, whichever has more left)."""
+    if hunk.counts is None:
+        return None
+    return max(hunk.counts[0] - hunk.old_lines, hunk.counts[1] - hunk.new_lines)
+
+
+def _hunk_line(hunk: _Hunk, line: str) -> None:
+    if line.startswith("\\"):
+        return  # `\ No newline at end of file`: the file keeps its own final-newline style
+    first, text = line[:1], line[1:] + "\n"
+    if first != "+":
+        hunk.old.append(text)
+        hunk.old_lines += 1
+    if first != "-":
+        hunk.new.append(text)
+        hunk.new_lines += 1
+
+
+def _open_hunk(line: str, number: int) -> _Hunk:
+    """A hunk from its header: `@@ -a,b +c,d @@`, or a bare `@@` / `@@ ... @@` without usable numbers."""
+    parts = line.split()
+    old = next((part for part in parts[1:3] if part.startswith("-")), "")
+    new = next((part for part in parts[1:3] if part.startswith("+")), "")
+    old_range, new_range = _range(old[1:]), _range(new[1:])
+    if old_range is None or new_range is None:
+        return _Hunk(number, old_range[0] if old_range else None, None)
+    return _Hunk(number, old_range[0], (old_range[1], new_range[1]))
+
+
+def _range(text: str) -> tuple[int, int] | None:
+    start, comma, count = text.partition(",")
+    if not start.isdigit() or (comma and not count.isdigit()):
+        return None
+    return int(start), int(count) if comma else 1
+
+
+def _close_hunk(out: Collector, hunk: _Hunk) -> None:
+    if hunk.counts is not None and (hunk.old_lines, hunk.new_lines) != hunk.counts:
+        out.warn(hunk.line, f"the hunk at line {hunk.line} says {hunk.counts[0]} old and {hunk.counts[1]} new lines "
+                            f"but has {hunk.old_lines} and {hunk.new_lines}; the counts were ignored")
+
+
+def _emit(out: Collector, section: _File | None) -> None:
+    """The blocks of one finished file section, or why it yields none."""
+    if section is None:
+        return
+    old_path, new_path = section.old_path, section.new_path
+    if section.rename is not None:
+        old_path, new_path = section.rename[0] or old_path, section.rename[1] or new_path
+    name = new_path or old_path or "?"
+    if section.binary:
+        out.error(section.binary, f"line {section.binary}: a binary patch for {name} is refused (editblocks applies "
+                                  f"text changes only); nothing is applied to {name}")
+        return
+    hunks = section.hunks
+    if section.created:
+        if new_path is None:
+            out.error(section.line, f"the diff at line {section.line} creates a file but names none")
+            return
+        if any(hunk.old_lines for hunk in hunks):
+            out.error(section.line, f"the diff at line {section.line} creates {new_path} but its hunks remove lines; "
+                                    f"nothing is applied to {new_path}")
+            return
+        out.block(new_path, "", "".join(piece for hunk in hunks for piece in hunk.new), BlockKind.CREATE, section.line)
+        return
+    if old_path is None:
+        out.error(section.line, f"the diff at line {section.line} names no file")
+        return
+    if section.deleted:
+        if any(hunk.new_lines for hunk in hunks):
+            out.error(section.line, f"the diff at line {section.line} deletes {old_path} but its hunks add lines; "
+                                    f"nothing is applied to {old_path}")
+            return
+        out.block(old_path, "".join(piece for hunk in hunks for piece in hunk.old), "", BlockKind.DELETE, section.line)
+        return
+    moving = section.rename is not None and new_path is not None and new_path != old_path
+    target = old_path if moving or new_path is None else new_path
+    for hunk in hunks:
+        if not hunk.old_lines and not hunk.new_lines:
+            out.warn(hunk.line, f"the hunk at line {hunk.line} has no lines and was ignored")
+            continue
+        hint = hunk.old_start if hunk.old_start else None
+        scope = Scope() if not hunk.old_lines else None
+        out.block(target, "".join(hunk.old), "".join(hunk.new), BlockKind.EDIT, hunk.line, line_hint=hint, scope=scope)
+    if moving:
+        out.block(old_path, "", "", BlockKind.MOVE, section.line, move_to=new_path)
+    elif not hunks and not section.rename:
+        out.warn(section.line, f"the diff of {target} at line {section.line} has no hunks and was ignored")
+
+
+def _header_path(raw: str, prefix: str) -> str | None:
+    """The path of a `---`/`+++` line: the timestamp `diff -u` adds dropped, `a/`/`b/` dropped, None for /dev/null."""
+    path = raw.split("\t", 1)[0].strip()
+    if path == DEV_NULL:
+        return None
+    path = clean_path(path)
+    return path[len(prefix) :] if path.startswith(prefix) else path
+
+
+def _git_names(section: _File, names: str) -> None:
+    """`diff --git a/x b/y`: the names, for sections without `---`/`+++` lines (renames, empty files)."""
+    old, separator, new = names.partition(" b/")
+    if separator and old.startswith("a/"):
+        section.old_path, section.new_path = clean_path(old[2:]), clean_path(new)
