@@ -322,3 +322,13 @@ def test_streaming_a_patch_in_any_chunks_gives_the_parse_of_the_whole_answer() -
             events += parser.close()
             assert parser.result() == parse(text, fmt) and parser.result().blocks, (fmt, size)
             assert [e.block for e in events if isinstance(e, BlockCompleted)] == list(parser.result().blocks)
+
+
+def test_auto_finds_a_bare_patch_whose_lines_look_like_nothing_a_marker_answer_holds() -> None:
+    """A bare V4A patch or a rename-only git diff has no fence and no marker-like line: the parser's
+    nothing-to-read shortcut must still hand it to the front-ends."""
+    v4a = parse("*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** End Patch\n")
+    assert [(block.path, block.old, block.new, block.format) for block in v4a.blocks] == [
+        ("a.py", "x\n", "y\n", Format.V4A)]
+    rename = parse("diff --git a/a.py b/c.py\nsimilarity index 100%\nrename from a.py\nrename to c.py\n")
+    assert [(block.kind, block.path, block.move_to) for block in rename.blocks] == [(BlockKind.MOVE, "a.py", "c.py")]
