@@ -183,6 +183,8 @@ class TextEditor:
         return self.edit(path, decide)
 
     def undo(self) -> EditorReply:
+        if not self.workspace.has_journal():
+            return EditorReply("Error: there is nothing to undo.", False)
         with self.workspace.lock(wait=self._lock_wait):
             outcome = self.workspace.undo()
         if not outcome.ok:
