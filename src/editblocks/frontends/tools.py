@@ -136,7 +136,11 @@ class ArgumentError(ValueError):
 
 
 def arguments(raw: object) -> Mapping[str, Any]:
-    """A call's input as a mapping: a dict as given, or the JSON object text Chat Completions sends."""
+    """A call's input as a mapping: a dict as given, the JSON object text Chat Completions sends, or an SDK's
+    model object (anything with `model_dump`, such as a Responses API `apply_patch_call` operation)."""
+    dump = getattr(raw, "model_dump", None)
+    if callable(dump):
+        raw = dump()
     if isinstance(raw, str):
         try:
             raw = json.loads(raw) if raw.strip() else {}

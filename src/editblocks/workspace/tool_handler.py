@@ -165,9 +165,7 @@ class ToolHandler:
         if operation is None and args.get("type") in PATCH_OPERATIONS:
             operation = args
         if operation is not None:
-            if not hasattr(operation, "get"):
-                raise ArgumentError("`operation` must be an object with `type`, `path` and `diff`")
-            patch = operation_patch(operation)
+            patch = operation_patch(arguments(operation))
         else:
             patch = text_argument(args, "input", required=False) or text_argument(args, "patch")
         try:
