@@ -198,7 +198,7 @@ def test_expect_contradicted_by_statuses_is_misreported(tmp_path: Path) -> None:
     ("spec", "message"),
     [
         ({"first-match": True}, "unknown keys ['first-match']"),
-        ({"format": "udiff"}, "format must be one of"),
+        ({"format": "unified-diff"}, "format must be one of"),
         ({"strict": "yes"}, "strict must be true or false"),
         ({"known_files": "all"}, "known_files must be a list"),
         ({"expect": "maybe"}, "expect must be one of"),
