@@ -66,7 +66,8 @@ def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: 
         return await run(UNDO, {})
 
     for fmt in PROMPT_FORMATS:
-        _add_prompt(server, fmt)
+        if _has_prompt(fmt):
+            _add_prompt(server, fmt)
 
     @server.resource(FORMATS_URI, name="formats", description="The edit formats editblocks reads, with an example "
                      "of each.", mime_type="application/json")
@@ -75,6 +76,15 @@ def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: 
                            for info in CATALOG], indent=2)
 
     return server
+
+
+def _has_prompt(fmt: str) -> bool:
+    """Whether the format has a system prompt yet (a format may be read before its prompt is written)."""
+    try:
+        system_prompt(fmt)
+    except (KeyError, ValueError):
+        return False
+    return True
 
 
 def _add_prompt(server: MCPServer, fmt: str) -> None:
