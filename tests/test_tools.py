@@ -244,3 +244,13 @@ def test_bad_arguments_get_an_error_reply_never_an_exception(project: Path, name
     assert not reply.ok and reply.is_error
     assert reply.text.startswith("Error: ") and expected in reply.text
     assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file() and ".editblocks" not in p.parts} == before
+
+
+def test_undo_edit_refuses_when_the_last_edit_was_to_another_file(project: Path) -> None:
+    handler = ToolHandler(project)
+    assert edit(handler, command="str_replace", path="pkg/mod.py", old_str="b = 2", new_str="b = 3").ok
+    refused = edit(handler, command="undo_edit", path="app.py")
+    assert not refused.ok and "changed pkg/mod.py, not app.py" in refused.text
+    assert (project / "pkg" / "mod.py").read_bytes() == b"a = 1\r\nb = 3\r\n"
+    assert edit(handler, command="undo_edit", path="pkg/mod.py").ok
+    assert (project / "pkg" / "mod.py").read_bytes() == b"a = 1\r\nb = 2\r\n"

@@ -182,14 +182,32 @@ class TextEditor:
             return PlannedEdit(change, f"Inserted {counted(len(change.new_lines), 'line')} {where}.")
         return self.edit(path, decide)
 
-    def undo(self) -> EditorReply:
+    def undo(self, path: str | None = None) -> EditorReply:
+        """Undo the most recent edit run; with ``path`` (`undo_edit`), only if that run changed the file."""
         if not self.workspace.has_journal():
             return EditorReply("Error: there is nothing to undo.", False)
         with self.workspace.lock(wait=self._lock_wait):
+            if path is not None:
+                refused = self._other_file(path)
+                if refused is not None:
+                    return refused
             outcome = self.workspace.undo()
         if not outcome.ok:
             return EditorReply(f"Error: {outcome.message}", False)
         return EditorReply(outcome.message or "Undid the last edit.", True)
+
+    def _other_file(self, path: str) -> EditorReply | None:
+        """Why `undo_edit` of ``path`` would undo something else, if it would."""
+        rel = self.workspace.resolve(path)
+        if isinstance(rel, Refusal):
+            return EditorReply(f"Error: {rel.reason}", False)
+        paths = self.workspace.next_undo_paths()
+        if paths is None:
+            return EditorReply("Error: there is nothing to undo.", False)
+        if rel not in paths:
+            return EditorReply(f"Error: the most recent edit changed {', '.join(paths)}, not {rel}; `undo_edit` "
+                               "only takes back the most recent edit.", False)
+        return None
 
     def _locked(self, path: str, write: Callable[[FileSnapshot], EditorReply]) -> EditorReply:
         with self.workspace.lock(wait=self._lock_wait):

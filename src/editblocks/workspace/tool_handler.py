@@ -96,9 +96,9 @@ class ToolHandler:
         command = text_argument(args, "command")
         if command not in TEXT_EDITOR_COMMANDS:
             raise ArgumentError(f"`command` must be one of {', '.join(TEXT_EDITOR_COMMANDS)}, not {command!r}")
-        if command == "undo_edit":
-            return _reply(self._editor.undo())
         path = text_argument(args, "path")
+        if command == "undo_edit":
+            return _reply(self._editor.undo(path))
         if command == "view":
             return _reply(self._editor.view(path, view_range_argument(args)))
         if command == "create":
