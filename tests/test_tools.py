@@ -254,3 +254,35 @@ def test_undo_edit_refuses_when_the_last_edit_was_to_another_file(project: Path)
     assert (project / "pkg" / "mod.py").read_bytes() == b"a = 1\r\nb = 3\r\n"
     assert edit(handler, command="undo_edit", path="pkg/mod.py").ok
     assert (project / "pkg" / "mod.py").read_bytes() == b"a = 1\r\nb = 2\r\n"
+
+
+PATCH = ("*** Begin Patch\n*** Update File: app.py\n@@ def g():\n-\treturn 1\n+\treturn 2\n"
+         "*** Delete File: pkg/mod.py\n*** Add File: notes.md\n+# notes\n*** End Patch\n")
+
+
+def test_apply_patch_takes_v4a_text_and_undo_brings_a_deleted_file_back(project: Path) -> None:
+    handler = ToolHandler(project)
+    reply = handler.call("apply_patch", {"input": PATCH})
+    assert reply.ok, reply.text
+    assert (project / "app.py").read_text().endswith("def g():\n\treturn 2\n")
+    assert not (project / "pkg" / "mod.py").exists() and (project / "notes.md").read_text() == "# notes\n"
+    assert handler.call("undo").ok
+    assert (project / "pkg" / "mod.py").read_bytes() == b"a = 1\r\nb = 2\r\n" and not (project / "notes.md").exists()
+
+
+def test_apply_patch_takes_the_responses_api_operations(project: Path) -> None:
+    handler = ToolHandler(project)
+    assert handler.call("apply_patch", {"operation": {"type": "create_file", "path": "n.txt", "diff": "+a\n+b\n"}}).ok
+    assert (project / "n.txt").read_text() == "a\nb\n"
+    update = {"type": "update_file", "path": "n.txt", "diff": "@@\n a\n-b\n+c\n"}
+    assert handler.call("apply_patch", update).ok and (project / "n.txt").read_text() == "a\nc\n"
+    assert handler.call("apply_patch", {"type": "delete_file", "path": "n.txt"}).ok
+    assert not (project / "n.txt").exists()
+
+
+def test_apply_patch_refuses_an_ambiguous_hunk_naming_both_places(project: Path) -> None:
+    before = (project / "app.py").read_bytes()
+    reply = ToolHandler(project).call("apply_patch", {"operation": {
+        "type": "update_file", "path": "app.py", "diff": "@@\n-\treturn 1\n+\treturn 2\n"}})
+    assert not reply.ok and "lines 2 and 6" in reply.text and "*** Begin Patch" in reply.text
+    assert (project / "app.py").read_bytes() == before

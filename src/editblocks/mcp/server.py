@@ -75,8 +75,7 @@ def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: 
         return await run(UNDO, {})
 
     for fmt in PROMPT_FORMATS:
-        if _has_prompt(fmt):
-            _add_prompt(server, fmt)
+        _add_prompt(server, fmt)
 
     @server.resource(FORMATS_URI, name="formats", description="The edit formats editblocks reads, with an example "
                      "of each.", mime_type="application/json")
@@ -95,15 +94,6 @@ def _about(tool: str, argument: str) -> Any:
     if allowed:
         text = (text + " " if text else "") + "One of: " + ", ".join(allowed) + "."
     return Field(description=text)
-
-
-def _has_prompt(fmt: str) -> bool:
-    """Whether the format has a system prompt yet (a format may be read before its prompt is written)."""
-    try:
-        system_prompt(fmt)
-    except (KeyError, ValueError):
-        return False
-    return True
 
 
 def _add_prompt(server: MCPServer, fmt: str) -> None:
