@@ -234,6 +234,7 @@ def test_apply_edits_failure_carries_the_feedback_message(project: Path) -> None
     ("apply_edits", {"edits": ANSWER, "format": "klingon"}, "`format` must be one of"),
     ("apply_edits", {}, "`edits` is missing"),
     ("apply_patch", {"operation": {"type": "rename_file", "path": "a"}}, "operation type must be one of"),
+    ("apply_patch", {}, "`input` (the patch"),
     ("apply_patch", {"operation": {"type": "delete_file", "path": "a\n*** Delete File: b"}}, "one non-empty line"),
     ("rm", {}, "there is no tool `rm`"),
 ])
@@ -264,6 +265,7 @@ def test_apply_patch_takes_v4a_text_and_undo_brings_a_deleted_file_back(project:
     handler = ToolHandler(project)
     reply = handler.call("apply_patch", {"input": PATCH})
     assert reply.ok, reply.text
+    assert "Files changed: notes.md (created), app.py, pkg/mod.py (deleted)." in reply.text
     assert (project / "app.py").read_text().endswith("def g():\n\treturn 2\n")
     assert not (project / "pkg" / "mod.py").exists() and (project / "notes.md").read_text() == "# notes\n"
     assert handler.call("undo").ok
