@@ -54,7 +54,7 @@ def test_a_hunk_still_ambiguous_after_its_anchors_is_refused_with_every_candidat
     result = apply_text(tmp_path, v4a("*** Update File: m.py\n@@ class A:\n-        return 1\n+        return 2\n"))
     (outcome,) = result.results
     assert outcome.code is Reason.AMBIGUOUS and outcome.candidates == (3, 8)
-    assert "matches at lines 3 and 8" in outcome.reason and "looked for after its `@@ class A:` line" in outcome.reason
+    assert "matches at lines 3 and 8" in outcome.reason and "looked for after its `@@ class A:` line, line 1" in outcome.reason
     assert (tmp_path / "m.py").read_text() == TWO_CLASSES and not result.written
 
 
