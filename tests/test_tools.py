@@ -288,3 +288,10 @@ def test_apply_patch_refuses_an_ambiguous_hunk_naming_both_places(project: Path)
         "type": "update_file", "path": "app.py", "diff": "@@\n-\treturn 1\n+\treturn 2\n"}})
     assert not reply.ok and "lines 2 and 6" in reply.text and "*** Begin Patch" in reply.text
     assert (project / "app.py").read_bytes() == before
+
+
+def test_a_thousand_occurrences_give_a_bounded_reply(project: Path) -> None:
+    (project / "many.txt").write_text("x\n" * 5000)
+    reply = edit(ToolHandler(project), command="str_replace", path="many.txt", old_str="x", new_str="y")
+    assert not reply.ok and "occurs 1000 or more times" in reply.text and "and 950 more" in reply.text
+    assert len(reply.text) < 1000

@@ -35,6 +35,7 @@ from editblocks.workspace.workspace import Workspace
 
 MAX_VIEW_CHARS = 100_000
 MAX_LISTED = 400
+MAX_LISTED_OCCURRENCES = 50  # the reply names every line up to here; a hostile file may hold thousands
 _ROOT_SPELLINGS = frozenset({"", ".", "./", "/"})
 _PROBE = "editblocks-folder-probe"
 
@@ -244,7 +245,9 @@ def as_edit(found: LineEdit | Occurrences, path: str) -> Decided:
     if isinstance(found, LineEdit):
         return PlannedEdit(found, f"Replaced the text at line {found.start + 1} of {path}.")
     lines = found.lines
-    listed = ", ".join(str(n) for n in lines[:-1]) + f" and {lines[-1]}" if len(lines) > 1 else ""
+    shown = lines[:MAX_LISTED_OCCURRENCES]
+    listed = ", ".join(str(n) for n in shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else ""
+    listed += f" and {len(lines) - len(shown)} more" if len(lines) > len(shown) else ""
     more = " or more" if found.truncated else ""
     return EditorReply(f"Error: `old_str` occurs {len(lines)}{more} times in {path} (starting at lines {listed}); "
                        "it must occur exactly once. Include more of the surrounding text so it matches one place.",
