@@ -5,7 +5,7 @@ character at a time) and whether known files are given (bit 1), bytes 2–3
 the two alternating chunk sizes; the rest is the response, decoded as UTF-8
 with errors replaced. Invariants: nothing raises; the streamed result equals
 the one-shot result and its completed-block events are the blocks; every
-block's `line` is a start-marker line; every diagnostic line is in range.
+block's `line` is a start-marker line (for a patch, a line of the answer); every diagnostic line is in range.
 
     .venv/bin/python fuzz/fuzz_parse.py -max_total_time=600 fuzz/corpus_parse
 """
@@ -16,6 +16,7 @@ import atheris
 
 with atheris.instrument_imports(include=["editblocks"]):
     from editblocks import BlockCompleted, Format, StreamParser, parse, validate
+    from editblocks.model import FRONT_END_FORMATS
     from editblocks.parsing.markers import STARTS, classify
 
 from runner import run
@@ -60,6 +61,9 @@ def check(data: bytes) -> None:
 
     lines = text.replace("\r\n", "\n").split("\n")
     for block in whole.blocks:
+        if block.format in FRONT_END_FORMATS:  # a patch's block starts at its header or `@@` line
+            assert 1 <= block.line <= len(lines), f"block line {block.line} out of range"
+            continue
         marker = classify(lines[block.line - 1])
         assert marker is not None and marker.kind in STARTS, f"block line {block.line} is not a start marker"
     for diagnostic in (*whole.diagnostics, *validate(text, fmt).diagnostics):

@@ -16,7 +16,7 @@ from editblocks import parse, validate
 from editblocks.frontends.unified import parse_unified
 from editblocks.frontends.v4a import parse_v4a
 from editblocks.frontends.whole import parse_whole
-from editblocks.model import BlockKind, Format, Scope, Severity
+from editblocks.model import BlockKind, EditBlock, Format, Scope, Severity
 
 PATCH = """I'll make the change.
 
@@ -280,3 +280,40 @@ def test_shell_suggestions_come_from_the_prose_around_a_patch_never_from_inside_
         assert [(s.command, s.line) for s in result.shell] == [("git rm old.py", 1), ("pytest -q", 11)], fmt
     diff = "--- a/x.md\n+++ b/x.md\n@@ -1 +1 @@\n-```bash\n+`git mv a b`\n\nThen run:\n```sh\nmake\n```\n"
     assert [(s.command, s.line) for s in parse(diff, "udiff").shell] == [("make", 9)]
+
+
+@given(st.lists(st.sampled_from(["a", "b", "", "  x = 1", "def f():", "```"]), max_size=6),
+       st.lists(st.sampled_from(["a", "c", "", "  x = 2", "```"]), max_size=6), st.booleans())
+def test_a_front_end_block_renders_back_to_itself(old: list[str], new: list[str], at_end: bool) -> None:
+    from editblocks import render
+
+    old_text, new_text = "".join(f"{line}\n" for line in old), "".join(f"{line}\n" for line in new)
+    blocks = [
+        *parse_v4a(PATCH).blocks,
+        parse_v4a("*** Begin Patch\n*** Update File: q.py\n@@ def f():\n -\n+x\n*** End Patch\n").blocks[0],
+        *parse_unified(GIT_DIFF).blocks,
+        *parse_whole("a.md\n````\n```\ncode\n```\n````\n").blocks,
+    ]
+    if old:
+        scope = Scope(("def f():",), after_previous=True, at_end=at_end)
+        blocks.append(EditBlock("p.py", "", old_text, new_text, "", BlockKind.EDIT,
+                                Format.V4A, 1, scope=scope))
+    for block in blocks:
+        again = parse(render(block), block.format)
+        assert len(again.blocks) == 1, (block, render(block))
+        (read,) = again.blocks
+        assert (read.path, read.old, read.new, read.kind, read.scope, read.move_to) == (
+            block.path, block.old, block.new, block.kind, block.scope, block.move_to), render(block)
+
+
+def test_streaming_a_patch_in_any_chunks_gives_the_parse_of_the_whole_answer() -> None:
+    from editblocks import BlockCompleted, StreamParser
+
+    for text, fmt in ((PATCH, "auto"), (PATCH, "v4a"), (GIT_DIFF, "auto"), (GIT_DIFF, "udiff"),
+                      ("a.py\n```python\nx = 1\n```\n", "whole")):
+        for size in (1, 7, len(text)):
+            parser = StreamParser(fmt)
+            events = [event for start in range(0, len(text), size) for event in parser.feed(text[start : start + size])]
+            events += parser.close()
+            assert parser.result() == parse(text, fmt) and parser.result().blocks, (fmt, size)
+            assert [e.block for e in events if isinstance(e, BlockCompleted)] == list(parser.result().blocks)

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from editblocks import BlockKind, EditBlock, Format, StreamParser, parse, render
+from editblocks.model import FRONT_END_FORMATS
 from editblocks.parsing.markers import STARTS, classify
 
 SPECIAL_LINES = [
@@ -89,7 +90,7 @@ def _kind(leading: str, old: str, trailing: str) -> BlockKind:
 
 @st.composite
 def blocks(draw):
-    fmt = draw(st.sampled_from([f for f in Format if f is not Format.AUTO]))
+    fmt = draw(st.sampled_from([f for f in Format if f is not Format.AUTO and f not in FRONT_END_FORMATS]))
     path = draw(paths)
     if fmt is Format.ANCHORED:
         leading, old, new, trailing = draw(texts), draw(texts), draw(texts), draw(texts)

@@ -139,6 +139,7 @@ def test_file_operations_refused(tmp_path: Path) -> None:
     codes = [r.code for r in result.results]
     assert codes == [Reason.FILE_EXISTS, Reason.FILE_NOT_FOUND, Reason.FILE_EXISTS, Reason.REFUSED, Reason.REFUSED]
     assert "b.py already exists" in result.results[2].reason
+    assert "change it with `*** Update File: a.py`" in result.results[0].reason
     assert tree_state(tmp_path) == before and not (tmp_path.parent / "out.py").exists()
 
 

@@ -16,7 +16,7 @@ from editblocks.document import Document, TextBuffer
 from editblocks.locate.elision import is_elision_line
 from editblocks.locate.ladder import locate
 from editblocks.locate.types import Ambiguous, Found, NotFound, Rung
-from editblocks.model import BlockKind, EditBlock, EditResult, Reason, Status
+from editblocks.model import BlockKind, EditBlock, EditResult, Format, Reason, Status
 
 if TYPE_CHECKING:
     from editblocks.plan import PlanOptions, _FileState
@@ -33,7 +33,24 @@ def plan_patch_block(block: EditBlock, state: _FileState, options: PlanOptions,
         return _move(block, state, state_of)
     if block.kind is BlockKind.WHOLE:
         return _whole(block, state)
+    if block.kind is BlockKind.CREATE:
+        return _add(block, state)
     return _scoped_edit(block, state, options)
+
+
+def _add(block: EditBlock, state: _FileState) -> EditResult:
+    """A patch's new file: as any created file, but a refusal says how a patch changes an existing file."""
+    from editblocks.plan import _create
+
+    result = _create(block, state)
+    if result.code is not Reason.FILE_EXISTS:
+        return result
+    key = state.source.key
+    if block.format is Format.V4A:
+        how = f"change it with `*** Update File: {key}` and hunks, or delete it first with `*** Delete File: {key}`"
+    else:
+        how = "write the diff against its current content (`--- a/path`), not as a new file (`--- /dev/null`)"
+    return replace(result, reason=f"cannot add {key}: it already exists and is not empty; {how}")
 
 
 def _missing(block: EditBlock, state: _FileState, doing: str) -> EditResult:

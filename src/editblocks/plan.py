@@ -29,6 +29,7 @@ from editblocks.locate.types import (
 )
 from editblocks.model import (
     EXACT_ONLY_FORMATS,
+    FRONT_END_FORMATS,
     BlockKind,
     EditBlock,
     EditResult,
@@ -203,7 +204,7 @@ def _plan_block(block: EditBlock, state: _FileState, options: PlanOptions, exist
             block, Status.SKIPPED, f"skipped: an earlier block for {source.key} (line {state.failed_at}) failed",
             Reason.SKIPPED_AFTER_FAILURE,
         )
-    if block.kind is BlockKind.CREATE:
+    if block.kind is BlockKind.CREATE and block.format not in FRONT_END_FORMATS:
         return _create(block, state)
     if block.kind is not BlockKind.EDIT or block.scope is not None:
         from editblocks.patch_plan import plan_patch_block

@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from editblocks.model import Format, ParseResult, ShellSuggestion
+from editblocks.model import FRONT_END_FORMATS, Format, ParseResult, ShellSuggestion
+
+
+def read_whole_answer(text: str, format: Format, known_files: Collection[str] | None,
+                      markers: ParseResult | None) -> ParseResult | None:
+    """What a front-end reads in a complete answer: for a front-end format, its parse; under `auto`, when the
+    marker parser found no block (``markers``), the patch the answer holds, if any; else None."""
+    if format in FRONT_END_FORMATS:
+        return front_end_parse(text, format, known_files)
+    if format is Format.AUTO and markers is not None and not markers.blocks:
+        return auto_patch(text, markers)
+    return None
 
 
 def front_end_parse(text: str, format: Format, known_files: Collection[str] | None = None) -> ParseResult:

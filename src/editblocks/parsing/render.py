@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from editblocks.model import BlockKind, EditBlock, Format
+from editblocks.model import FRONT_END_FORMATS, BlockKind, EditBlock, Format
 from editblocks.parsing.filenames import path_from_line
 from editblocks.parsing.markers import MAX_RUN, STANDARD_RUN, Marker, MarkerKind, classify
 
@@ -33,6 +33,10 @@ def language_for(path: str) -> str:
 
 def render(block: EditBlock, fence: tuple[str, str] = ("```", "```")) -> str:
     """The response text for one block, in the block's own format."""
+    if block.format in FRONT_END_FORMATS:
+        from editblocks.frontends.render import render_front_end
+
+        return render_front_end(block)
     block = replace(block, leading=_whole_lines(block.leading), old=_whole_lines(block.old),
                     new=_whole_lines(block.new), trailing=_whole_lines(block.trailing))
     if block.format is Format.GUILLEMET:

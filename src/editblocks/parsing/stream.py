@@ -48,7 +48,15 @@ from collections import Counter
 from collections.abc import Collection
 from functools import lru_cache
 
-from editblocks.model import FRONT_END_FORMATS, EditBlock, Event, Format, ParseResult
+from editblocks.model import (
+    FRONT_END_FORMATS,
+    BlockCompleted,
+    DiagnosticEvent,
+    EditBlock,
+    Event,
+    Format,
+    ParseResult,
+)
 from editblocks.parsing.assemble import BlockAssembler
 from editblocks.parsing.events import EventSink
 from editblocks.parsing.lookback import PathLookback
@@ -77,14 +85,20 @@ class StreamParser:
         events: bool = True,
     ) -> None:
         self._format = Format(format)
+        # Patches and whole files are read whole at close (frontends/); `auto` keeps the text for that too.
+        self._front_end = self._format in FRONT_END_FORMATS
+        self._known = known_files
+        self._chunks: list[str] | None = [] if self._front_end or self._format is Format.AUTO else None
+        self._patch: ParseResult | None = None
         custom_fence = fence if fence[0][:1] not in ("`", "~") else None
         self._special = SPECIAL_FIRST_CHARS | frozenset(fence[0].strip()[:1])
         self._top_candidate = _top_candidate_lines(self._special)
         known = frozenset(known_files) if known_files is not None else None
         self._sink = EventSink(events)
-        self._lookback = PathLookback(self._format, known)
-        self._assembler = BlockAssembler(self._format, known, self._sink, self._lookback)
-        self._outside = OutsideLines(self._format, custom_fence, self._assembler.starts, self._sink,
+        markers = Format.AUTO if self._front_end else self._format
+        self._lookback = PathLookback(markers, known)
+        self._assembler = BlockAssembler(markers, known, self._sink, self._lookback)
+        self._outside = OutsideLines(markers, custom_fence, self._assembler.starts, self._sink,
                                      self._lookback, self._assembler, events)
         self._pending: list[str] = []
         self._line_no = 0
@@ -103,6 +117,10 @@ class StreamParser:
     # --- driving -------------------------------------------------------------
 
     def feed(self, chunk: str) -> list[Event]:
+        if self._chunks is not None and not self._closed:
+            self._chunks.append(chunk)
+            if self._front_end:
+                return []
         if "\n" not in chunk and not self._closed:
             self._pending.append(chunk)
             return []
@@ -144,10 +162,22 @@ class StreamParser:
         self._closed = True
         self._assembler.finish()
         self._outside.finish()
-        return self._sink.take(None)
+        events = self._sink.take(None)
+        if self._chunks is not None and (self._front_end or not self._assembler.blocks):
+            from editblocks.frontends.detect import read_whole_answer
+
+            self._patch = read_whole_answer("".join(self._chunks), self._format, self._known,
+                                            None if self._front_end else self.result())
+        self._chunks = None
+        if self._patch is not None:
+            events += [BlockCompleted(block) for block in self._patch.blocks]
+            events += [DiagnosticEvent(diagnostic) for diagnostic in self._patch.diagnostics]
+        return events
 
     def result(self) -> ParseResult:
         """The whole parse so far; after `close()` equal to `parse()` of everything fed."""
+        if self._patch is not None:
+            return self._patch
         blocks = tuple(self._assembler.blocks)
         return ParseResult(
             format=_detected_format(self._format, blocks),
@@ -280,17 +310,7 @@ def parse(
     Patches and whole-file answers are read by their front-end (frontends/), asked for by format or, for
     V4A patches and unified diffs, detected under `auto` when the answer holds no marker block.
     """
-    chosen = Format(format)
-    if chosen in FRONT_END_FORMATS:
-        from editblocks.frontends.detect import front_end_parse
-
-        return front_end_parse(text, chosen, known_files)
-    result = parsed_whole(text, chosen, fence, known_files).result()
-    if chosen is Format.AUTO and not result.blocks:
-        from editblocks.frontends.detect import auto_patch
-
-        return auto_patch(text, result) or result
-    return result
+    return parsed_whole(text, format, fence, known_files).result()
 
 
 def parsed_whole(
