@@ -290,10 +290,12 @@ def test_any_response_gives_parse_and_check_output_the_schema_accepts(text: str)
 
 
 def test_every_corpus_case_gives_output_the_schema_accepts() -> None:
-    """The 277 recorded answers of tests/cases, parsed and located (a dry run) against their before/ trees."""
+    """The recorded answers of tests/cases, parsed and located (a dry run) against their before/ trees."""
     validator = Draft202012Validator(output_schema())
     codes = set()
     for folder, _ in find_cases([CASES]):
+        if not (Path(folder) / "response.md").is_file():
+            continue  # a case of tool calls (calls.json): tests/test_tools.py checks those results
         parsed = parse((Path(folder) / "response.md").read_text(encoding="utf-8"))
         validator.validate(parse_json(parsed))
         before = Path(folder) / "before"
