@@ -122,6 +122,11 @@ class BlockAssembler:
         self.starts_seen: Counter[MarkerKind] = Counter()
         self.ends_seen: Counter[MarkerKind] = Counter()
 
+    @property
+    def held_block(self) -> EditBlock | None:
+        """The block that has ended but is held back one step (a stray marker next would withdraw it)."""
+        return self._held.block if self._held is not None else None
+
     def open(self, marker: Marker, number: int, line: str, interrupting: bool = False) -> None:
         self._confirm_held()
         self.starts_seen[marker.kind] += 1
