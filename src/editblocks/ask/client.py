@@ -125,8 +125,8 @@ def classify(error: Exception, endpoint: Endpoint) -> EndpointError:
         return EndpointError("endpoint-timeout", f"{where} did not answer within {endpoint.timeout:g} s",
                              retryable=True)
     if isinstance(error, openai.APIConnectionError):
-        return EndpointError("endpoint-unreachable", f"cannot connect to {where} ({_describe(error.__cause__ or error)})",
-                             retryable=True)
+        cause = _describe(error.__cause__ or error)
+        return EndpointError("endpoint-unreachable", f"cannot connect to {where} ({cause})", retryable=True)
     if isinstance(error, openai.AuthenticationError):
         return EndpointError("endpoint-auth", f"{where} refused the API key (401); check the key variable "
                                               "(--api-key-env, OPENAI_API_KEY)", retryable=False)

@@ -44,7 +44,8 @@ class View(Protocol):
 def verdict_line(result: EditResult) -> Text:
     """`✓ src/app.py:12-14  block at line 5  exact` or `✗ src/app.py  block at line 9  the old text was not found…`."""
     found = result.status is Status.APPLIED
-    mark, style = ("✓", "green") if found else (("✗", "bold red") if result.status is Status.FAILED else ("–", "yellow"))
+    failed = result.status is Status.FAILED
+    mark, style = ("✓", "green") if found else (("✗", "bold red") if failed else ("–", "yellow"))
     where = printable(result.path)
     if result.start_line is not None:
         span = f"{result.start_line}" if result.end_line in (None, result.start_line) else \

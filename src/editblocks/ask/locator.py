@@ -42,9 +42,9 @@ class _File:
 class LiveLocator:
     """The files an answer edits, held in memory and updated block by block."""
 
-    def __init__(self, source_for: Callable[[str], Source], options: PlanOptions = PlanOptions()) -> None:
+    def __init__(self, source_for: Callable[[str], Source], options: PlanOptions | None = None) -> None:
         self._source_for = source_for
-        self._options = options
+        self._options = options or PlanOptions()
         self._keys: dict[str, str] = {}  # a path as a block wrote it -> the file's canonical key
         self._files: dict[str, _File] = {}
         self._applied: set[tuple[str, str, str]] = set()
@@ -55,8 +55,8 @@ class LiveLocator:
         state = self._file(block.path)
         key = state.source.key
         if (key, block.search, block.replace) in self._applied:
-            result = EditResult(block, Status.SKIPPED, "this very block already applied earlier in this run; not applied again",
-                                Reason.ALREADY_APPLIED, file=key)
+            result = EditResult(block, Status.SKIPPED, "this very block already applied earlier in this run; "
+                                "not applied again", Reason.ALREADY_APPLIED, file=key)
             return Located(block, result, key, None, repeat=True)
         policy = self._options.policy or default_policy(block.format)
         if state.failed and policy is Policy.SKIP_FILE:

@@ -176,9 +176,9 @@ def _settle_round(options: AskOptions, workspace: Workspace, locator: LiveLocato
     """Show the round's verdicts and diffs, confirm, write; the round's result (None: stop here)."""
     parsed = live.result()
     preview = replace(locator.round_result(dry_run=True), shell=parsed.shell, diagnostics=parsed.diagnostics)
-    _save(record, f"round-{current.number}.files.json", json.dumps(
-        {key: {"before": before, "after": after, "bom": bom} for key, (before, after, bom) in locator.round_files().items()},
-        ensure_ascii=False))
+    files = {key: {"before": before, "after": after, "bom": bom}
+             for key, (before, after, bom) in locator.round_files().items()}
+    _save(record, f"round-{current.number}.files.json", json.dumps(files, ensure_ascii=False))
     if not parsed.blocks and not parsed.errors:
         current.result = preview
         outcome.stopped = ("no-blocks", "the answer holds no edit blocks; nothing to apply")
@@ -216,9 +216,9 @@ def _write(workspace: Workspace, located: Sequence[Located], preview: ApplyResul
         written = apply(fresh, workspace.root)
     except WorkspaceError as error:
         reason = f"not written: {error}"
-        results = tuple(replace(r, status=Status.SKIPPED, code=Reason.ABORTED, reason=reason)
+        refused = tuple(replace(r, status=Status.SKIPPED, code=Reason.ABORTED, reason=reason)
                         if r.status is Status.APPLIED else r for r in preview.results)
-        return replace(preview, results=results, written=False, dry_run=False, notes=(reason,))
+        return replace(preview, results=refused, written=False, dry_run=False, notes=(reason,))
     by_block = iter(written.results)
     results: list[EditResult] = [item.result if item.repeat else next(by_block) for item in located]
     return replace(written, results=tuple(results), shell=preview.shell,
