@@ -271,3 +271,13 @@ def test_the_model_comes_from_the_environment_or_is_asked_for(project: Path, mon
         result = CliRunner().invoke(main, ["ask", "x", "app.py", "--yes"])
     assert result.exit_code == 0, result.output
     assert server.requests[0]["body"]["model"] == "from-env"
+
+
+def test_defaults_come_from_editblocks_toml(project: Path) -> None:
+    with scripted([Answer(prose(GREET))]) as server:
+        (project / ".editblocks.toml").write_text(f'[ask]\nmodel = "from-file"\nbase-url = "{server.base_url}"\n'
+                                                  'api-key-env = "TEST_KEY"\nyes = true\n')
+        result = CliRunner().invoke(main, ["ask", "x", "app.py"])
+    assert result.exit_code == 0, result.output
+    assert server.requests[0]["body"]["model"] == "from-file"
+    assert "return f'Hello {name}!'" in (project / "app.py").read_text()
