@@ -198,7 +198,7 @@ def test_expect_contradicted_by_statuses_is_misreported(tmp_path: Path) -> None:
     ("spec", "message"),
     [
         ({"first-match": True}, "unknown keys ['first-match']"),
-        ({"format": "udiff"}, "format must be one of"),
+        ({"format": "unified-diff"}, "format must be one of"),
         ({"strict": "yes"}, "strict must be true or false"),
         ({"known_files": "all"}, "known_files must be a list"),
         ({"expect": "maybe"}, "expect must be one of"),
@@ -400,3 +400,62 @@ def test_cli_from_git(repo: Path, tmp_path: Path) -> None:
     assert CliRunner().invoke(eval_command, [str(out)]).exit_code == 0
     again = CliRunner().invoke(eval_command, args)
     assert again.exit_code == 2 and "already exists" in again.output
+
+
+# --- cases of tool calls (calls.json) -----------------------------------------------------------------
+
+
+def write_calls_case(folder: Path, calls: object, before: dict[str, str], after: dict[str, str] | None = None,
+                     **spec: object) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "calls.json").write_text(json.dumps(calls), encoding="utf-8")
+    for side, tree in (("before", before), ("after", before if after is None else after)):
+        for path, text in tree.items():
+            target = folder / side / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    (folder / "case.json").write_text(json.dumps({"why": "a case of tool calls", **spec}), encoding="utf-8")
+    return folder
+
+
+EDIT = "str_replace_based_edit_tool"
+
+
+def test_a_calls_case_runs_its_calls_in_order(tmp_path: Path) -> None:
+    calls = [{"tool": EDIT, "input": {"command": "str_replace", "path": "a.py", "old_str": "1", "new_str": "2"}},
+             {"tool": EDIT, "input": {"command": "str_replace", "path": "a.py", "old_str": "2", "new_str": "3"}}]
+    write_calls_case(tmp_path / "c", calls, {"a.py": "x = 1\n"}, {"a.py": "x = 3\n"}, expect="applied")
+    outcome = only(evaluate_cases([tmp_path]))
+    assert outcome.verdict is Verdict.CORRECT and outcome.detail == "2 calls: 2 ok"
+
+
+def test_a_calls_case_that_writes_the_wrong_thing_is_wrong(tmp_path: Path) -> None:
+    calls = [{"tool": EDIT, "input": {"command": "str_replace", "path": "a.py", "old_str": "1", "new_str": "4"}}]
+    write_calls_case(tmp_path / "c", calls, {"a.py": "x = 1\n"}, {"a.py": "x = 3\n"})
+    assert only(evaluate_cases([tmp_path])).verdict is Verdict.WRONG
+
+
+def test_a_calls_case_whose_statuses_disagree_with_expect_is_misreported(tmp_path: Path) -> None:
+    calls = [{"tool": EDIT, "input": {"command": "view", "path": "a.py"}},
+             {"tool": EDIT, "input": {"command": "create", "path": "a.py", "file_text": "y\n"}}]
+    write_calls_case(tmp_path / "c", calls, {"a.py": "x = 1\n"}, expect="refused")
+    outcome = only(evaluate_cases([tmp_path]))
+    assert outcome.verdict is Verdict.MISREPORTED and "the calls say partial" in outcome.detail
+
+
+@pytest.mark.parametrize(("calls", "message"), [
+    ({"tool": EDIT}, "must hold a JSON list"),
+    ([{"input": {}}], "call 1 must be an object with a string `tool`"),
+    ([{"tool": EDIT, "input": {}, "extra": 1}], "call 1 must be an object"),
+])
+def test_a_broken_calls_file_is_an_error_verdict(tmp_path: Path, calls: object, message: str) -> None:
+    write_calls_case(tmp_path / "c", calls, {"a.py": "x\n"})
+    outcome = only(evaluate_cases([tmp_path]))
+    assert outcome.verdict is Verdict.ERROR and message in outcome.detail
+
+
+def test_a_case_holds_a_response_or_calls_not_both(tmp_path: Path) -> None:
+    folder = write_calls_case(tmp_path / "c", [], {"a.py": "x\n"})
+    (folder / "response.md").write_text("nothing", encoding="utf-8")
+    outcome = only(evaluate_cases([tmp_path]))
+    assert outcome.verdict is Verdict.ERROR and "not both" in outcome.detail

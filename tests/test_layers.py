@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "editblocks"
-CORE = ("model", "document", "plan", "parsing", "locate", "frontends")
+CORE = ("model", "document", "plan", "patch_plan", "parsing", "locate", "frontends")
 NOT_CORE = ("workspace", "report", "cli", "eval", "ask", "web", "mcp", "prompts")
 UI_AND_PROCESS = ("rich", "click", "subprocess", "fcntl")
 

@@ -31,17 +31,42 @@ class Format(StrEnum):
     SEARCH_REPLACE = "search-replace"
     ANCHORED = "anchored"
     GUILLEMET = "guillemet"
+    V4A = "v4a"
+    UDIFF = "udiff"
+    WHOLE = "whole"
 
 
 SEARCH_REPLACE_FAMILY = frozenset(
     {Format.DIFF, Format.DIFF_FENCED, Format.EDITOR_DIFF, Format.EDITOR_DIFF_FENCED, Format.SEARCH_REPLACE}
 )
 EXACT_ONLY_FORMATS = frozenset({Format.ANCHORED, Format.GUILLEMET})
+FRONT_END_FORMATS = frozenset({Format.V4A, Format.UDIFF, Format.WHOLE})
+"""Formats read by a front-end (frontends/), not by the marker parser."""
 
 
 class BlockKind(StrEnum):
+    """What a block does: edit text in place, create a file, or (patches, whole-file answers) the rest."""
+
     EDIT = "edit"
     CREATE = "create"
+    WHOLE = "whole"  # the file's complete new content: replace it, or create it
+    DELETE = "delete"  # remove the file (``old``, when given, is what the file must hold)
+    MOVE = "move"  # rename the file (with the edits made to it so far) to ``move_to``
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a patch hunk may be located, beyond its own lines (V4A ``@@`` anchors, ``*** End of File``).
+
+    ``anchors`` are lines each found in order, the first after the previous
+    hunk of the same file when ``after_previous``; the hunk's own lines are
+    then looked for after the last anchor. ``at_end`` pins the hunk to the
+    end of the file. ``patch_line`` is the hunk's ``@@`` line in the answer.
+    """
+
+    anchors: tuple[str, ...] = ()
+    after_previous: bool = False
+    at_end: bool = False
 
 
 class Severity(StrEnum):
@@ -73,7 +98,8 @@ class EditBlock:
     as the marker lines they stand for; a file that itself holds such escaped
     lines takes the block literally. ``line_hint`` is the 1-based line a
     ``:start_line:`` header named: it only breaks ties between identical
-    candidates.
+    candidates. ``scope`` narrows where a patch hunk is looked for; ``move_to``
+    is the new path of a ``move`` block.
     """
 
     path: str
@@ -87,6 +113,8 @@ class EditBlock:
     readings: tuple[Reading, ...] = ()
     literal: tuple[str, str] | None = None
     line_hint: int | None = None
+    scope: Scope | None = None
+    move_to: str | None = None
 
     @property
     def search(self) -> str:
@@ -284,6 +312,8 @@ class FileDiff:
     before: str | None = field(default=None, repr=False, compare=False)
     after: str = field(default="", repr=False, compare=False)
     encoding: str = "utf-8"
+    deleted: bool = False  # the file is removed (``after`` is empty)
+    moved_from: str | None = None  # the file is ``moved_from`` renamed (``before`` is that file's text)
 
 
 @dataclass(frozen=True)
@@ -297,6 +327,8 @@ class ApplyResult:
     diagnostics: tuple[Diagnostic, ...] = ()
     notes: tuple[str, ...] = ()
     dry_run: bool = False  # blocks marked applied would apply; nothing was meant to be written
+    files_deleted: tuple[str, ...] = ()
+    files_renamed: tuple[tuple[str, str], ...] = ()  # (from, to); the new path is in neither list above
 
     def count(self, status: Status) -> int:
         return sum(1 for r in self.results if r.status is status)

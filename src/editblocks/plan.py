@@ -8,7 +8,7 @@ policy a single failure means nothing is written at all.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from editblocks.document import Document, TextBuffer
@@ -85,6 +85,8 @@ class FilePlan:
     key: str
     original: str | None  # None: the file is created
     text: str
+    deleted: bool = False  # the file is removed (``text`` is empty)
+    moved_from: str | None = None  # the file is created by moving this one (which is removed)
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,10 @@ class _FileState:
     failed_at: int | None = None
     edits: list[tuple[int, int, int]] = field(default_factory=list)
     """(start, end, lines written) of every splice so far, in order: maps a line hint onto the current text."""
+    cursor: int = 0  # where the last splice ended: a patch's next hunk of this file is looked for after it
+    removed: bool = False  # deleted, or moved away, by a block
+    moved_from: str | None = None
+    moved_to: str | None = None
 
     def current_line(self, line: int) -> int:
         """Where the file's original 0-based ``line`` is now, after the edits made so far."""
@@ -133,13 +139,19 @@ def plan_edits(
     states: dict[str, _FileState] = {}
     results: list[EditResult] = []
     abort = False
-    for block in blocks:
-        source = sources[block.path]
+
+    def state_of(path: str) -> _FileState:
+        source = sources[path]
         state = states.get(source.key)
         if state is None:
             buffer = TextBuffer(Document.from_text(source.text)) if source.text is not None else None
             state = states[source.key] = _FileState(source, buffer)
-        result = _plan_block(block, state, options, existing)
+        return state
+
+    for block in blocks:
+        source = sources[block.path]
+        state = state_of(block.path)
+        result = _plan_block(block, state, options, existing, state_of)
         if not source.refusal:
             result = replace(result, file=source.key)
         if result.status is Status.FAILED:
@@ -170,14 +182,19 @@ def _changed_files(states: Mapping[str, _FileState]) -> tuple[FilePlan, ...]:
     files = []
     for key, state in states.items():
         if state.buffer is None:
+            if state.removed and state.source.text is not None:
+                files.append(FilePlan(key, state.source.text, "", deleted=True))
             continue
         text = state.buffer.to_text()
-        if text != state.source.text:
+        if state.moved_from is not None and state.source.text is None:
+            files.append(FilePlan(key, None, text, moved_from=state.moved_from))
+        elif text != state.source.text:
             files.append(FilePlan(key, state.source.text, text))
     return tuple(files)
 
 
-def _plan_block(block: EditBlock, state: _FileState, options: PlanOptions, existing: Sequence[str]) -> EditResult:
+def _plan_block(block: EditBlock, state: _FileState, options: PlanOptions, existing: Sequence[str],
+                state_of: Callable[[str], _FileState]) -> EditResult:
     source = state.source
     if source.refusal:
         return EditResult(block, Status.FAILED, source.refusal, Reason.REFUSED, refusal=source.refusal_code)
@@ -188,6 +205,10 @@ def _plan_block(block: EditBlock, state: _FileState, options: PlanOptions, exist
         )
     if block.kind is BlockKind.CREATE:
         return _create(block, state)
+    if block.kind is not BlockKind.EDIT or block.scope is not None:
+        from editblocks.patch_plan import plan_patch_block
+
+        return plan_patch_block(block, state, options, state_of)
     if state.buffer is None:
         reason = f"file not found: {block.path}"
         suggestions = closest_paths(block.path, existing)

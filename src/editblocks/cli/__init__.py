@@ -25,6 +25,7 @@ COMMANDS = {  # name: (module, command object, one-line help shown by `editblock
     "check": ("apply", "check_command", "Validate RESPONSE; with --root, also locate every block, writing nothing."),
     "eval": ("eval", "eval_command", "Replay recorded answers against their files and score every case."),
     "formats": ("parse", "formats_command", "Describe every edit format with a tiny example."),
+    "mcp": ("mcp", "mcp_command", "Serve the edit tools to an MCP client (stdio, or --http), inside --root."),
     "parse": ("parse", "parse_command", "List the edit blocks in RESPONSE (a file, or - for stdin)."),
     "prompt": ("prompt", "prompt_command", "Print the system prompt (and examples) for an edit format."),
     "schema": ("schema", "schema_command", "Print the JSON Schema of the --json output (of one command)."),

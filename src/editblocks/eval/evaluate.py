@@ -30,6 +30,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
+from editblocks.eval.calls import CALLS_FILE, CallsError, read_calls, run_calls
 from editblocks.model import ApplyResult, Format, ParseResult, Policy, Status, counted
 from editblocks.parsing.stream import parse
 from editblocks.workspace.apply import apply
@@ -165,7 +166,7 @@ def find_cases(folders: Iterable[str | os.PathLike[str]]) -> list[tuple[Path, st
     if not roots:
         return []
     base = Path(os.path.commonpath(roots))
-    if (base / RESPONSE_FILE).is_file():
+    if _is_case(base):
         base = base.parent
     found: dict[Path, str] = {}
     for root in roots:
@@ -174,8 +175,13 @@ def find_cases(folders: Iterable[str | os.PathLike[str]]) -> list[tuple[Path, st
     return sorted(found.items(), key=lambda item: item[1])
 
 
+def _is_case(folder: Path) -> bool:
+    """A case answers with text (`response.md`) or with tool calls (`calls.json`)."""
+    return (folder / RESPONSE_FILE).is_file() or (folder / CALLS_FILE).is_file()
+
+
 def _walk(folder: Path) -> Iterable[Path]:
-    if (folder / RESPONSE_FILE).is_file():
+    if _is_case(folder):
         yield folder
         return
     try:
@@ -284,6 +290,8 @@ def _run_case(task: _Task) -> CaseOutcome:
 
 def _judge(case: Path, spec: CaseSpec, overrides: CaseOptions,
            scratch: str | None) -> tuple[Verdict, str, tuple[str, ...]]:
+    if (case / CALLS_FILE).is_file():
+        return _judge_calls(case, spec, overrides, scratch)
     try:
         response = (case / RESPONSE_FILE).read_bytes().decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
@@ -315,6 +323,41 @@ def _judge(case: Path, spec: CaseSpec, overrides: CaseOptions,
             return Verdict.MISREPORTED, f"{detail} ({note})", ()
     difference = () if verdict in PASSING else tree_difference(expected, actual)
     return verdict, detail, difference
+
+
+def _judge_calls(case: Path, spec: CaseSpec, overrides: CaseOptions,
+                 scratch: str | None) -> tuple[Verdict, str, tuple[str, ...]]:
+    """A case whose answer is tool calls: run them with `ToolHandler`, then judge the files as for any case."""
+    if (case / RESPONSE_FILE).is_file():
+        raise CaseError(f"a case holds {RESPONSE_FILE} or {CALLS_FILE}, not both")
+    try:
+        calls = read_calls(case / CALLS_FILE)
+    except CallsError as error:
+        raise CaseError(str(error)) from None
+    options = spec.options.overridden_by(overrides)
+    before = read_tree(case / BEFORE_DIR)
+    expected = read_tree(case / AFTER_DIR)
+    with tempfile.TemporaryDirectory(prefix="editblocks-eval-", dir=scratch) as sandbox:
+        root = Path(sandbox) / "root"
+        if (case / BEFORE_DIR).is_dir():
+            shutil.copytree(case / BEFORE_DIR, root, symlinks=True)
+        else:
+            root.mkdir()
+        outcome = run_calls(calls, root, policy=options.on_failure, fuzzy=bool(options.fuzzy),
+                            first_match=bool(options.first_match))
+        actual = read_tree(root)
+        escaped = sorted(entry.name for entry in Path(sandbox).iterdir() if entry.name != "root")
+    if escaped:
+        return Verdict.WRONG, outcome.detail, tuple(f"! wrote outside the root: {name}" for name in escaped)
+    verdict = classify(before, expected, actual, blocks_parsed=bool(calls))
+    if verdict in PASSING and spec.expect is not None:
+        said = (Expect.APPLIED if outcome.calls and outcome.succeeded == outcome.calls
+                else Expect.PARTIAL if outcome.succeeded else Expect.REFUSED)
+        if said is not spec.expect:
+            note = f"case.json expects {spec.expect.value}, the calls say {said.value}"
+            return Verdict.MISREPORTED, f"{outcome.detail} ({note})", ()
+    difference = () if verdict in PASSING else tree_difference(expected, actual)
+    return verdict, outcome.detail, difference
 
 
 def classify(before: Mapping[str, bytes], expected: Mapping[str, bytes], actual: Mapping[str, bytes], *,

@@ -65,7 +65,7 @@ def locate_elided(
                     "there is no place to put them"
                 )
             continue
-        after = located[-1].end if located else 0
+        after = located[-1].end if located else options.min_start
         piece = _locate_piece(view, rungs, search_piece, replace_piece, options, after)
         if piece is None:
             return f"part {number} of the search (between elision lines) was not found"
@@ -97,7 +97,7 @@ def _locate_piece(
 ) -> Found | Ambiguous | None:
     """One elision piece, on the strictest line rung that finds it; unique in the whole file unless first-match."""
     for rung in rungs:
-        min_start = after if options.first_match else 0
+        min_start = after if options.first_match else options.min_start
         matches = matches_on_rung(view, rung, search, replace, candidate_limit(options), min_start)
         if len(matches) > 1 and not options.first_match:
             return ambiguous([match.start for match in matches], rung, options)

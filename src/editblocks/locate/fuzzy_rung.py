@@ -28,6 +28,8 @@ def locate_fuzzy(
     if not windows:
         return "no similar region for a fuzzy match"
     best = windows[0]
+    if best.start < options.min_start:
+        return f"the most similar region (line {best.start + 1}) lies before line {options.min_start + 1}"
     refusal = _fuzzy_refusal(best, searched, options)
     if refusal:
         return refusal

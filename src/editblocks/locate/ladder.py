@@ -67,7 +67,7 @@ def locate(
 def _locate_on_line_rung(
     view: FileView, rung: Rung, search: tuple[str, ...], replace: tuple[str, ...], options: LocateOptions
 ) -> Found | Ambiguous | None:
-    matches = matches_on_rung(view, rung, search, replace, candidate_limit(options))
+    matches = matches_on_rung(view, rung, search, replace, candidate_limit(options), options.min_start)
     if not matches:
         return None
     if len(matches) > 1 and not options.first_match:

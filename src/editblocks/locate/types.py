@@ -46,6 +46,8 @@ class LocateOptions:
     max_candidates: int = 100
     hint: int | None = None
     """0-based file line a line-number hint names: of several identical candidates, the one it points inside."""
+    min_start: int = 0
+    """0-based first file line a match may start at (a patch hunk is looked for after its anchors)."""
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Collection
 from functools import lru_cache
 
-from editblocks.model import EditBlock, Event, Format, ParseResult
+from editblocks.model import FRONT_END_FORMATS, EditBlock, Event, Format, ParseResult
 from editblocks.parsing.assemble import BlockAssembler
 from editblocks.parsing.events import EventSink
 from editblocks.parsing.lookback import PathLookback
@@ -280,8 +280,22 @@ def parse(
     fence: tuple[str, str] = DEFAULT_FENCE,
     known_files: Collection[str] | None = None,
 ) -> ParseResult:
-    """Parse a whole response: the blocks, shell suggestions and diagnostics it holds. Never raises on any text."""
-    return parsed_whole(text, format, fence, known_files).result()
+    """Parse a whole response: the blocks, shell suggestions and diagnostics it holds. Never raises on any text.
+
+    Patches and whole-file answers are read by their front-end (frontends/), asked for by format or, for
+    V4A patches and unified diffs, detected under `auto` when the answer holds no marker block.
+    """
+    chosen = Format(format)
+    if chosen in FRONT_END_FORMATS:
+        from editblocks.frontends.detect import front_end_parse
+
+        return front_end_parse(text, chosen, known_files)
+    result = parsed_whole(text, chosen, fence, known_files).result()
+    if chosen is Format.AUTO and not result.blocks:
+        from editblocks.frontends.detect import auto_patch
+
+        return auto_patch(text, result) or result
+    return result
 
 
 def parsed_whole(

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from editblocks.model import Diagnostic, Format, HasDiagnostics, ParseResult, Severity
+from editblocks.model import FRONT_END_FORMATS, Diagnostic, Format, HasDiagnostics, ParseResult, Severity
 from editblocks.parsing.markers import MarkerKind
-from editblocks.parsing.stream import DEFAULT_FENCE, parsed_whole
+from editblocks.parsing.stream import DEFAULT_FENCE, parse, parsed_whole
 
 
 @dataclass(frozen=True)
@@ -40,15 +40,24 @@ def validate(
     known_files: Collection[str] | None = None,
 ) -> Validation:
     """Errors and warnings, each with a response line number; never raises on any text."""
-    parser = parsed_whole(text, format, fence, known_files)
-    result = parser.result()
-    found: list[Diagnostic] = list(result.diagnostics)
-    first_line = min((d.line for d in result.errors), default=1)
-    for kind, (start_word, end_word) in _BALANCE_WORDS.items():
-        starts, ends = parser.starts_seen[kind], parser.ends_seen[kind]
-        if starts != ends:
-            message = f"Mismatched {start_word}/{end_word}: {starts} {start_word} vs {ends} {end_word}"
-            found.append(Diagnostic(Severity.ERROR, first_line, message))
+    chosen = Format(format)
+    if chosen in FRONT_END_FORMATS:
+        result = parse(text, chosen, fence, known_files)
+        found = list(result.diagnostics)
+    else:
+        parser = parsed_whole(text, chosen, fence, known_files)
+        result = parser.result()
+        if chosen is Format.AUTO and not result.blocks:
+            from editblocks.frontends.detect import auto_patch
+
+            result = auto_patch(text, result) or result
+        found = list(result.diagnostics)
+        first_line = min((d.line for d in result.errors), default=1)
+        for kind, (start_word, end_word) in _BALANCE_WORDS.items():
+            starts, ends = parser.starts_seen[kind], parser.ends_seen[kind]
+            if starts != ends:
+                message = f"Mismatched {start_word}/{end_word}: {starts} {start_word} vs {ends} {end_word}"
+                found.append(Diagnostic(Severity.ERROR, first_line, message))
     if not result.blocks:
         found.append(Diagnostic(Severity.ERROR, 1, "no edit blocks found"))
     found.sort(key=lambda d: d.line)

@@ -20,8 +20,10 @@ _HUNK_HEADER = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 
 
-def unified_diff(path: str, original: str | None, new: str, context: int = CONTEXT_LINES) -> str:
-    """The unified diff of one file (`original` None: the file is created)."""
+def unified_diff(path: str, original: str | None, new: str, context: int = CONTEXT_LINES, *, deleted: bool = False,
+                 old_path: str | None = None) -> str:
+    """The unified diff of one file (`original` None: the file is created; ``deleted``: it is removed;
+    ``old_path``: it was renamed from there)."""
     old_lines = split_lines(original) if original is not None else []
     new_lines = split_lines(new)
     head = 0
@@ -36,9 +38,13 @@ def unified_diff(path: str, original: str | None, new: str, context: int = CONTE
     new_window = new_lines[start : len(new_lines) - max(0, tail - context)]
     body = difflib.unified_diff(
         old_window, new_window,
-        fromfile="/dev/null" if original is None else f"a/{path}", tofile=f"b/{path}", n=context,
+        fromfile="/dev/null" if original is None else f"a/{old_path or path}",
+        tofile="/dev/null" if deleted else f"b/{path}", n=context,
     )
-    return "".join(_terminated(_shift_header(line, start)) for line in body)
+    text = "".join(_terminated(_shift_header(line, start)) for line in body)
+    if not text and old_path is not None:
+        return f"--- a/{old_path}\n+++ b/{path}\n"  # a pure rename: no hunk, but the names tell it
+    return text
 
 
 def split_lines(text: str) -> list[str]:

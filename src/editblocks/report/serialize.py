@@ -33,7 +33,7 @@ from editblocks.model import (
 if TYPE_CHECKING:
     from editblocks.workspace import UndoOutcome
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 
 def versioned(data: dict[str, Any]) -> dict[str, Any]:
@@ -51,6 +51,7 @@ def block_json(block: EditBlock) -> dict[str, Any]:
         "kind": block.kind.value,
         "format": block.format.value,
         "line": block.line,
+        **({"move_to": block.move_to} if block.move_to is not None else {}),
     }
 
 
@@ -97,7 +98,8 @@ def result_json(result: EditResult) -> dict[str, Any]:
 
 
 def diff_json(diff: FileDiff) -> dict[str, Any]:
-    return {"path": diff.path, "created": diff.created, "diff": diff.unified}
+    return {"path": diff.path, "created": diff.created, "deleted": diff.deleted, "moved_from": diff.moved_from,
+            "diff": diff.unified}
 
 
 def apply_json(result: ApplyResult) -> dict[str, Any]:
@@ -107,6 +109,8 @@ def apply_json(result: ApplyResult) -> dict[str, Any]:
         "counts": {status.value: result.count(status) for status in Status},
         "files_modified": list(result.files_modified),
         "files_created": list(result.files_created),
+        "files_deleted": list(result.files_deleted),
+        "files_renamed": [{"from": old, "to": new} for old, new in result.files_renamed],
         "diffs": [diff_json(d) for d in result.diffs],
         "shell": [shell_json(s) for s in result.shell],
         "written": result.written,

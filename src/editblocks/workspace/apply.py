@@ -104,20 +104,45 @@ def _run(
     sources: dict[str, Source] = {}
     for path in dict.fromkeys(block.path for block in blocks):
         sources[path] = _source(workspace, path, snapshots)
+    for block in blocks:
+        if block.move_to is not None and block.move_to not in sources:
+            sources[block.move_to] = _source(workspace, block.move_to, snapshots)
     plan = plan_edits(blocks, sources, options, _existing_files(workspace, blocks, sources, known_files))
     malformed = [d for d in diagnostics if d.severity is Severity.ERROR]
     if options.policy is Policy.ABORT and malformed and not plan.aborted:
         plan = abort_plan(plan, f"the response has a malformed block (line {malformed[0].line})")
-    diffs = tuple(FileDiff(f.key, f.original is None, unified_diff(f.key, f.original, f.text), f.original, f.text,
-                           snapshots[f.key].encoding) for f in plan.files)
+    diffs = file_diffs(plan.files, snapshots)
     if not write or not plan.files:
         return _result(plan, shell, diffs, diagnostics, written=False, dry_run=not write)
-    outcome = workspace.commit([PlannedWrite(snapshots[f.key], f.text) for f in plan.files], git_add=git_add)
+    modes = {f.key: snapshots[f.moved_from].mode for f in plan.files if f.moved_from is not None}
+    outcome = workspace.commit([PlannedWrite(snapshots[f.key], f.text, f.deleted, modes.get(f.key))
+                                for f in plan.files], git_add=git_add)
     notes = (outcome.git_error,) if outcome.git_error else ()
     if outcome.written:
         return _result(plan, shell, diffs, diagnostics, written=True, notes=notes)
     return _result(_not_written(plan, outcome.changed_on_disk, outcome.error), shell, diffs, diagnostics,
                    written=False, notes=notes)
+
+
+def file_diffs(files: Sequence[FilePlan], snapshots: dict[str, FileSnapshot]) -> tuple[FileDiff, ...]:
+    """One diff per changed file; a moved file's diff runs from its old path's text and stands for both paths."""
+    moved = {f.moved_from: f.key for f in files if f.moved_from is not None}
+    removed = {f.key: f.original for f in files if f.deleted}
+    diffs = []
+    for f in files:
+        encoding = snapshots[f.key].encoding
+        if f.deleted:
+            if f.key not in moved:
+                diffs.append(FileDiff(f.key, False, unified_diff(f.key, f.original, "", deleted=True), f.original,
+                                      "", encoding, deleted=True))
+        elif f.moved_from is not None:
+            before = removed.get(f.moved_from)
+            diffs.append(FileDiff(f.key, before is None, unified_diff(f.key, before, f.text, old_path=f.moved_from),
+                                  before, f.text, snapshots[f.moved_from].encoding, moved_from=f.moved_from))
+        else:
+            diffs.append(FileDiff(f.key, f.original is None, unified_diff(f.key, f.original, f.text), f.original,
+                                  f.text, encoding))
+    return tuple(diffs)
 
 
 def _source(workspace: Workspace, path: str, snapshots: dict[str, FileSnapshot]) -> Source:
@@ -179,10 +204,13 @@ def _result(plan: Plan, shell: tuple[ShellSuggestion, ...], diffs: tuple[FileDif
             diagnostics: tuple[Diagnostic, ...], *, written: bool, notes: tuple[str, ...] = (),
             dry_run: bool = False) -> ApplyResult:
     files: tuple[FilePlan, ...] = plan.files
+    moved_away = {f.moved_from for f in files if f.moved_from is not None}
     return ApplyResult(
         results=plan.results,
-        files_modified=tuple(f.key for f in files if f.original is not None),
-        files_created=tuple(f.key for f in files if f.original is None),
+        files_modified=tuple(f.key for f in files if f.original is not None and not f.deleted),
+        files_created=tuple(f.key for f in files if f.original is None and f.moved_from is None),
+        files_deleted=tuple(f.key for f in files if f.deleted and f.key not in moved_away),
+        files_renamed=tuple((f.moved_from, f.key) for f in files if f.moved_from is not None),
         shell=shell,
         diffs=diffs if files else (),
         written=written,

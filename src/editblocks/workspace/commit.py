@@ -16,7 +16,7 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from editblocks.workspace.dirfd import Tree, describe, owner_of, replace_entry, split, write_new_file
+from editblocks.workspace.dirfd import Tree, describe, owner_of, remove_entry, replace_entry, split, write_new_file
 from editblocks.workspace.git import GitError, NoWorkTree, stage
 from editblocks.workspace.journal import Journal
 from editblocks.workspace.reading import FileSnapshot, Reader, codec_for
@@ -26,10 +26,16 @@ from editblocks.workspace.restore import apply_restore, folders_touched, plan_re
 
 @dataclass(frozen=True)
 class PlannedWrite:
-    """The complete new text of one file, planned from ``snapshot``; written as given."""
+    """The complete new text of one file, planned from ``snapshot``; written as given.
+
+    With ``delete`` the file is removed instead (``text`` is ignored). ``mode`` gives a created file
+    permission bits (a moved file keeps its source's).
+    """
 
     snapshot: FileSnapshot
     text: str
+    delete: bool = False
+    mode: int | None = None
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,8 @@ class _Target:
     rel: str
     old: bytes | None
     old_status: os.stat_result | None
-    new: bytes
+    new: bytes | None  # None: the file is removed
+    mode: int | None = None  # permission bits for a created file
 
 
 class Committer:
@@ -128,6 +135,10 @@ class Committer:
         old = None if current is None else current[0]
         if (None if old is None else fingerprint(old)) != snapshot.fingerprint:
             return None
+        if write.delete:
+            if old is None:
+                return f"nothing written: `{snapshot.rel}` was to be deleted but is already gone"
+            return _Target(snapshot.rel, old, None if current is None else current[1], None)
         bom, codec = codec_for(snapshot.encoding)
         try:
             new = bom + write.text.encode(codec)
@@ -136,7 +147,7 @@ class Committer:
                 f"nothing written: the new text of `{snapshot.rel}` cannot be encoded as {codec.upper()} "
                 f"(character U+{ord(error.object[error.start]):04X} at position {error.start})"
             )
-        return _Target(snapshot.rel, old, None if current is None else current[1], new)
+        return _Target(snapshot.rel, old, None if current is None else current[1], new, write.mode)
 
     def _entries(self, tree: Tree, targets: Sequence[_Target]) -> list[JournalEntry]:
         """Journal entries naming each target's temporary file and the folders its creation needs."""
@@ -157,7 +168,7 @@ class Committer:
                     backup=None,
                     old_fingerprint=None if target.old is None else fingerprint(target.old),
                     old_mode=None if target.old_status is None else stat.S_IMODE(target.old_status.st_mode),
-                    new_fingerprint=fingerprint(target.new),
+                    new_fingerprint=None if target.new is None else fingerprint(target.new),
                     temp="/".join([*folders, temp_name(name)]),
                     created_dirs=tuple(created),
                 )
@@ -178,13 +189,20 @@ class Committer:
                     step = f"creating the folder `{folder}`"
                     tree.make_folder(folder)
             for entry, target in zip(run.entries, targets, strict=True):
+                if target.new is None:
+                    continue
                 step = f"writing `{entry.path}`"
                 owner = None if target.old_status is None else owner_of(target.old_status)
                 folder, temp = split(entry.temp)
-                write_new_file(tree.require(folder), temp, target.new, mode=entry.old_mode, owner=owner)
-            for entry in run.entries:
-                step = f"replacing `{entry.path}`"
+                mode = entry.old_mode if entry.old_mode is not None else target.mode
+                write_new_file(tree.require(folder), temp, target.new, mode=mode, owner=owner)
+            for entry, target in zip(run.entries, targets, strict=True):
                 folder, name = split(entry.path)
+                if target.new is None:
+                    step = f"deleting `{entry.path}`"
+                    remove_entry(tree.require(folder), name)
+                    continue
+                step = f"replacing `{entry.path}`"
                 replace_entry(tree.require(folder), split(entry.temp)[1], name)
             step = "syncing the changed folders"
             for touched in folders_touched(run):

@@ -55,12 +55,19 @@ class Staged:
 
 
 def stage(root: Path, files: Sequence[str]) -> tuple[Staged, ...]:
-    """`git add` ``files`` (paths relative to ``root``) and return how each one's index entries changed."""
+    """`git add` ``files`` (paths relative to ``root``) and return how each one's index entries changed.
+
+    A file the run deleted is removed from the index, so a moved file is staged as git mv stages it.
+    """
     top, prefix = _work_tree(root)
     full = [prefix + path for path in files]
     before = _entries(top, full)
+    # A deleted file is staged as a removal (`git rm`) when git knows it; one git never knew has nothing to stage.
+    known = [name for name in full if name in before or os.path.lexists(os.path.join(top, name))]
+    if not known:
+        return ()
     # --literal-pathspecs: a file named `*.py` or `:(glob)x` stages that file only.
-    _git(top, "--literal-pathspecs", "add", "--", *full)
+    _git(top, "--literal-pathspecs", "add", "--", *known)
     after = _entries(top, full)
     return tuple(Staged(path, before.get(name, ()), after.get(name, ()))
                  for path, name in zip(files, full, strict=True) if before.get(name, ()) != after.get(name, ()))

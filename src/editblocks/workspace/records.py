@@ -44,7 +44,7 @@ class JournalEntry:
     backup: str | None  # file name of the copy of the old bytes, inside the run folder
     old_fingerprint: str | None
     old_mode: int | None
-    new_fingerprint: str
+    new_fingerprint: str | None  # None: the run deleted the file
     temp: str  # relative path of the temporary file renamed onto the target
     created_dirs: tuple[str, ...]  # folders this file's write created, outermost first
 
@@ -68,11 +68,11 @@ class JournalEntry:
             backup=None if data["backup"] is None else str(data["backup"]),
             old_fingerprint=None if data["old_fingerprint"] is None else str(data["old_fingerprint"]),
             old_mode=None if data["old_mode"] is None else int(data["old_mode"]),
-            new_fingerprint=str(data["new_fingerprint"]),
+            new_fingerprint=None if data["new_fingerprint"] is None else str(data["new_fingerprint"]),
             temp=str(data["temp"]),
             created_dirs=tuple(str(folder) for folder in data["created_dirs"]),
         )
-        if entry.existed != (entry.backup is not None) or (
+        if entry.existed != (entry.backup is not None) or (entry.new_fingerprint is None and not entry.existed) or (
             entry.backup is not None and not _BACKUP_NAME.fullmatch(entry.backup)
         ):
             raise ValueError(f"inconsistent journal entry for {entry.path!r}")

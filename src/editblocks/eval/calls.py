@@ -1,0 +1,68 @@
+"""Cases whose answer is a sequence of tool calls (`calls.json`) rather than answer text (`response.md`).
+
+`calls.json` holds a list of `{"tool": NAME, "input": {...}}`; the calls run
+in order through `ToolHandler` on the case's root, exactly as an agent's
+would, and the resulting files are judged like any other case's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from editblocks.model import counted
+
+CALLS_FILE = "calls.json"
+
+
+class CallsError(ValueError):
+    """`calls.json` is not a list of tool calls; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    tool: str
+    input: Any
+
+
+@dataclass(frozen=True)
+class CallsOutcome:
+    """How the calls went: how many succeeded, and a one-line summary with the first error."""
+
+    calls: int
+    succeeded: int
+    detail: str
+
+
+def read_calls(path: Path) -> list[ToolCall]:
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CallsError(f"{CALLS_FILE} cannot be read: {error}") from None
+    if not isinstance(data, list):
+        raise CallsError(f"{CALLS_FILE} must hold a JSON list of calls")
+    calls = []
+    for number, item in enumerate(data, start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("tool"), str) or set(item) - {"tool", "input"}:
+            raise CallsError(f"{CALLS_FILE}: call {number} must be an object with a string `tool` and an `input`")
+        calls.append(ToolCall(item["tool"], item.get("input")))
+    return calls
+
+
+def run_calls(calls: Sequence[ToolCall], root: Path, *, policy: str | None, fuzzy: bool,
+              first_match: bool) -> CallsOutcome:
+    """Run the calls in order on ``root``, as an agent's tool calls."""
+    from editblocks.workspace.tool_handler import ToolHandler
+
+    handler = ToolHandler(root, policy=policy, fuzzy=fuzzy, first_match=first_match)
+    replies = [handler.call(call.tool, call.input) for call in calls]
+    succeeded = sum(1 for reply in replies if reply.ok)
+    detail = f"{counted(len(calls), 'call')}: {succeeded} ok"
+    failed = next(((number, reply) for number, reply in enumerate(replies, start=1) if not reply.ok), None)
+    if failed is not None:
+        first_line = failed[1].text.strip().splitlines()[0] if failed[1].text.strip() else "failed"
+        detail += f"; call {failed[0]}: {first_line}"
+    return CallsOutcome(len(calls), succeeded, detail)

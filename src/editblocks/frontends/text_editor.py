@@ -1,0 +1,115 @@
+"""The text editor tool's edits, as pure functions on a file's lines.
+
+`str_replace` matches ``old_str`` as text (it may start or end inside a line),
+and only when it occurs exactly once; `insert` puts lines after a line number.
+Both return the span of whole lines they change and the lines that replace
+it, so the caller can splice them into the file keeping every untouched
+line's own ending. Tabs are never expanded (the reference tool expands them in
+the whole file, which rewrites lines the model never touched).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+MAX_COUNTED = 1000  # a hostile old_str ("a" in a file of a million a's) stops being counted here
+SNIPPET_CONTEXT = 4
+
+
+@dataclass(frozen=True)
+class LineEdit:
+    """Replace lines ``[start, end)`` (0-based) by ``new_lines``."""
+
+    start: int
+    end: int
+    new_lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Occurrences:
+    """Where ``old_str`` occurs: the 1-based line each occurrence starts on (at most MAX_COUNTED of them)."""
+
+    lines: tuple[int, ...]
+    truncated: bool
+
+
+def joined(lines: Sequence[str], final_newline: bool) -> str:
+    """The lines as one LF text, the way the model sees the file."""
+    text = "\n".join(lines)
+    return text + "\n" if lines and final_newline else text
+
+
+def normalized(text: str) -> str:
+    """A model's text with CRLF read as LF: the file's own endings are kept apart from its lines."""
+    return text.replace("\r\n", "\n")
+
+
+def occurrences(text: str, old: str) -> Occurrences:
+    """Every place ``old`` starts in ``text``, overlapping ones included (`aa` occurs twice in `aaa`)."""
+    starts: list[int] = []
+    position = text.find(old)
+    while position != -1 and len(starts) < MAX_COUNTED:
+        starts.append(position)
+        position = text.find(old, position + 1)
+    lines, line, counted_to = [], 1, 0
+    for start in starts:
+        line += text.count("\n", counted_to, start)
+        counted_to = start
+        lines.append(line)
+    return Occurrences(tuple(lines), position != -1)
+
+
+def replace_once(lines: Sequence[str], final_newline: bool, old: str, new: str) -> LineEdit | Occurrences:
+    """The edit that replaces the one occurrence of ``old``; the occurrences instead when there is not exactly one.
+
+    The changed span is the whole lines the occurrence touches; when the new
+    text no longer ends where a line did, the next line joins the span.
+    """
+    text = joined(lines, final_newline)
+    found = occurrences(text, old)
+    if len(found.lines) != 1 or found.truncated:
+        return found
+    position = text.find(old)
+    start = found.lines[0] - 1
+    head = _line_start(text, position)
+    end_offset = position + len(old)
+    tail = end_offset if end_offset == len(text) or (end_offset > head and text[end_offset - 1] == "\n") \
+        else _next_line_start(text, end_offset)
+    middle = text[head:position] + new + text[position + len(old) : tail]
+    if middle and not middle.endswith("\n") and tail < len(text):
+        tail = _next_line_start(text, tail)
+        middle = text[head:position] + new + text[position + len(old) : tail]
+    end = start + text.count("\n", head, tail) + (1 if tail == len(text) and not text.endswith("\n") else 0)
+    return LineEdit(start, end, tuple(_split(middle)))
+
+
+def insert_after(line: int, new: str) -> LineEdit:
+    """Insert ``new`` (as whole lines) after 1-based line ``line``; 0 puts it at the top."""
+    return LineEdit(line, line, tuple(_split(new if new.endswith("\n") or not new else new + "\n")))
+
+
+def numbered(lines: Sequence[str], first: int = 1) -> str:
+    """Lines with their 1-based numbers, as `cat -n` prints them (a style the planner strips when copied back)."""
+    return "".join(f"{number:6}\t{line}\n" for number, line in enumerate(lines, start=first))
+
+
+def snippet(lines: Sequence[str], start: int, count: int) -> str:
+    """The changed lines ``[start, start + count)`` with a few lines around them, numbered."""
+    first = max(0, start - SNIPPET_CONTEXT)
+    last = min(len(lines), start + count + SNIPPET_CONTEXT)
+    return numbered(lines[first:last], first + 1)
+
+
+def _line_start(text: str, position: int) -> int:
+    return text.rfind("\n", 0, position) + 1
+
+
+def _next_line_start(text: str, position: int) -> int:
+    newline = text.find("\n", position)
+    return len(text) if newline == -1 else newline + 1
+
+
+def _split(text: str) -> list[str]:
+    parts = text.split("\n")
+    return parts[:-1] if parts[-1] == "" else parts

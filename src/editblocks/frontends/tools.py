@@ -1,0 +1,215 @@
+"""Tool definitions for agents that edit through tool calls, and the checking of a call's arguments.
+
+One description of each tool (name, purpose, JSON Schema of its input) is
+rendered in the three shapes the vendors' APIs take: OpenAI Chat Completions
+(`{"type": "function", "function": {...}}`), the OpenAI Responses API
+(`{"type": "function", "name": ...}`, with the built-in `{"type": "apply_patch"}`),
+and Anthropic's Messages API (`{"name", "description", "input_schema"}`, with
+the built-in text editor tool). Pure: `ToolHandler` (editblocks.tools) runs the calls.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from editblocks.model import Format
+
+TEXT_EDITOR = "str_replace_based_edit_tool"
+TEXT_EDITOR_ALIASES = frozenset({TEXT_EDITOR, "str_replace_editor"})  # the name of the older tool versions
+ANTHROPIC_TEXT_EDITOR_TYPE = "text_editor_20250728"
+APPLY_PATCH = "apply_patch"
+APPLY_EDITS = "apply_edits"
+CHECK_EDITS = "check_edits"
+UNDO = "undo"
+TEXT_EDITOR_COMMANDS = ("view", "create", "str_replace", "insert", "undo_edit")
+PATCH_OPERATIONS = ("create_file", "update_file", "delete_file")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its name, what it does (for the model) and the JSON Schema of its input."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+def _edits_parameters() -> dict[str, Any]:
+    return _object({
+        "edits": {"type": "string", "description": "The answer holding the edits: SEARCH/REPLACE blocks, a V4A "
+                                                   "patch, a unified diff, whole files, ... (any editblocks format)."},
+        "format": {"type": "string", "enum": [fmt.value for fmt in Format],
+                   "description": "The format the edits are written in; `auto` (the default) detects it."},
+    }, ["edits"])
+
+
+_SPECS = (
+    ToolSpec(TEXT_EDITOR, (
+        "View, create and edit text files of the project. `view` shows a file with numbered lines (or lists a "
+        "folder two levels deep); `create` makes a new file (never overwrites one); `str_replace` replaces "
+        "`old_str`, which must occur exactly once in the file, by `new_str`; `insert` adds `new_str` after line "
+        "`insert_line` (0 = top); `undo_edit` undoes the last edit. Paths are relative to the project root."),
+        _object({
+            "command": {"type": "string", "enum": list(TEXT_EDITOR_COMMANDS)},
+            "path": {"type": "string", "description": "File or folder path, relative to the project root."},
+            "view_range": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+                           "description": "For view: first and last line to show (1-based; -1 = end of file)."},
+            "file_text": {"type": "string", "description": "For create: the whole content of the new file."},
+            "old_str": {"type": "string", "description": "For str_replace: the exact text to replace (unique)."},
+            "new_str": {"type": "string", "description": "For str_replace and insert: the new text."},
+            "insert_line": {"type": "integer", "minimum": 0,
+                            "description": "For insert: the line after which to insert (0 = top of the file)."},
+        }, ["command", "path"])),
+    ToolSpec(APPLY_PATCH, (
+        "Apply a patch in the V4A format: `*** Begin Patch`, then `*** Add File: path` (lines starting `+`), "
+        "`*** Delete File: path` or `*** Update File: path` (optionally `*** Move to: new path`) with hunks "
+        "starting `@@` (lines ` ` context, `-` removed, `+` added), then `*** End Patch`. A hunk whose lines "
+        "occur more than once is refused: give enough context to make it unique."),
+        _object({"input": {"type": "string", "description": "The whole patch, `*** Begin Patch` to `*** End Patch`."}},
+                ["input"])),
+    ToolSpec(APPLY_EDITS, (
+        "Apply edits written as text in any format editblocks reads (SEARCH/REPLACE blocks, V4A patches, "
+        "unified diffs, whole files). The result says what applied and, for what failed, why and the closest "
+        "real lines."), _edits_parameters()),
+    ToolSpec(CHECK_EDITS, (
+        "Check edits (same input as apply_edits) without writing anything: says where each would apply, or "
+        "why it would fail."), _edits_parameters()),
+    ToolSpec(UNDO, "Undo the most recent edit run (every file it changed, created, deleted or moved).",
+             _object({}, [])),
+)
+TOOL_NAMES = tuple(spec.name for spec in _SPECS)
+
+
+def tool_specs(names: Iterable[str] | None = None) -> list[ToolSpec]:
+    """The tools named (all of them by default), in the order asked; an unknown name raises ValueError."""
+    by_name = {spec.name: spec for spec in _SPECS}
+    chosen = list(names) if names is not None else list(TOOL_NAMES)
+    unknown = [name for name in chosen if name not in by_name]
+    if unknown:
+        raise ValueError(f"unknown tool {unknown[0]!r}; the tools are {', '.join(TOOL_NAMES)}")
+    return [by_name[name] for name in chosen]
+
+
+def openai_chat_tools(names: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    """The tools for OpenAI Chat Completions (`tools=`), every one a function tool."""
+    return [{"type": "function", "function": {"name": spec.name, "description": spec.description,
+                                              "parameters": spec.parameters}} for spec in tool_specs(names)]
+
+
+def openai_responses_tools(names: Iterable[str] | None = None, *, builtin_apply_patch: bool = True
+                           ) -> list[dict[str, Any]]:
+    """The tools for the OpenAI Responses API; `apply_patch` is the built-in tool unless told otherwise."""
+    tools: list[dict[str, Any]] = []
+    for spec in tool_specs(names):
+        if spec.name == APPLY_PATCH and builtin_apply_patch:
+            tools.append({"type": "apply_patch"})
+        else:
+            tools.append({"type": "function", "name": spec.name, "description": spec.description,
+                          "parameters": spec.parameters})
+    return tools
+
+
+def anthropic_tools(names: Iterable[str] | None = None, *, builtin_text_editor: bool = True,
+                    max_characters: int | None = None) -> list[dict[str, Any]]:
+    """The tools for Anthropic's Messages API; the text editor is Anthropic's own tool type unless told otherwise."""
+    tools: list[dict[str, Any]] = []
+    for spec in tool_specs(names):
+        if spec.name == TEXT_EDITOR and builtin_text_editor:
+            editor: dict[str, Any] = {"type": ANTHROPIC_TEXT_EDITOR_TYPE, "name": TEXT_EDITOR}
+            if max_characters is not None:
+                editor["max_characters"] = max_characters
+            tools.append(editor)
+        else:
+            tools.append({"name": spec.name, "description": spec.description, "input_schema": spec.parameters})
+    return tools
+
+
+class ArgumentError(ValueError):
+    """A tool call's input is missing an argument or has one of the wrong type; the message is for the model."""
+
+
+def arguments(raw: object) -> Mapping[str, Any]:
+    """A call's input as a mapping: a dict as given, the JSON object text Chat Completions sends, or an SDK's
+    model object (anything with `model_dump`, such as a Responses API `apply_patch_call` operation)."""
+    dump = getattr(raw, "model_dump", None)
+    if callable(dump):
+        raw = dump()
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw) if raw.strip() else {}
+        except json.JSONDecodeError as error:
+            raise ArgumentError(f"the arguments are not valid JSON ({error.msg} at character {error.pos})") from None
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise ArgumentError(f"the arguments must be a JSON object, not {_type_name(raw)}")
+    return raw
+
+
+def text_argument(args: Mapping[str, Any], name: str, *, required: bool = True, default: str = "") -> str:
+    value = args.get(name)
+    if value is None:
+        if required:
+            raise ArgumentError(f"the argument `{name}` is missing")
+        return default
+    if not isinstance(value, str):
+        raise ArgumentError(f"the argument `{name}` must be a string, not {_type_name(value)}")
+    return value
+
+
+def int_argument(args: Mapping[str, Any], name: str) -> int:
+    value = args.get(name)
+    if value is None:
+        raise ArgumentError(f"the argument `{name}` is missing")
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+        raise ArgumentError(f"the argument `{name}` must be an integer, not {_type_name(value)}")
+    return value
+
+
+def view_range_argument(args: Mapping[str, Any]) -> tuple[int, int] | None:
+    value = args.get("view_range")
+    if value is None:
+        return None
+    if (not isinstance(value, list | tuple) or len(value) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in value)):
+        raise ArgumentError("the argument `view_range` must be two integers, [first line, last line] (-1 = end)")
+    return value[0], value[1]
+
+
+def _type_name(value: object) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number"}
+    return names.get(type(value), type(value).__name__)
+
+
+def operation_patch(operation: Mapping[str, Any]) -> str:
+    """The V4A patch text for one operation of the Responses API's `apply_patch` tool.
+
+    `create_file` carries the new content as `+` lines (bare lines are taken as
+    content too when none has the prefix), `update_file` the hunks, `delete_file` nothing.
+    """
+    kind = text_argument(operation, "type")
+    if kind not in PATCH_OPERATIONS:
+        raise ArgumentError(f"the operation type must be one of {', '.join(PATCH_OPERATIONS)}, not {kind!r}")
+    path = text_argument(operation, "path")
+    if not path.strip() or "\n" in path or "\r" in path:
+        raise ArgumentError("the operation's `path` must be one non-empty line")
+    if kind == "delete_file":
+        return f"*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n"
+    diff = text_argument(operation, "diff").replace("\r\n", "\n")
+    body = diff if diff.endswith("\n") or not diff else diff + "\n"
+    if kind == "create_file":
+        lines = body.splitlines()
+        if not any(line.startswith("+") for line in lines):
+            body = "".join(f"+{line}\n" for line in lines)
+        return f"*** Begin Patch\n*** Add File: {path}\n{body}*** End Patch\n"
+    return f"*** Begin Patch\n*** Update File: {path}\n{body}*** End Patch\n"

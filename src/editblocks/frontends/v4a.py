@@ -1,0 +1,260 @@
+"""V4A patches, the input of OpenAI's `apply_patch` tool: `*** Begin Patch` … `*** End Patch`.
+
+A patch holds file sections: `*** Add File: p` (every line `+`), `*** Delete
+File: p`, and `*** Update File: p` with an optional `*** Move to: q` and
+hunks. A hunk starts with `@@`, optionally followed by an anchor line (a
+line of the file, such as `class Foo:`, found before the hunk); several `@@`
+lines in a row narrow the place step by step. Hunk lines start with ` `
+(context), `-` (removed) or `+` (added); `*** End of File` pins a hunk to
+the end of the file.
+
+One forward pass, line by line, with no regular expression: linear in the
+answer's size and it never raises. A malformed file section (a line with no
+prefix, a patch that never ends) is reported with its line and yields no
+block at all, so nothing is written to that file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from editblocks.frontends.common import Collector, clean_path, joined
+from editblocks.model import BlockKind, Format, ParseResult, Scope
+
+BEGIN = "*** Begin Patch"
+END = "*** End Patch"
+ADD = "*** Add File:"
+DELETE = "*** Delete File:"
+UPDATE = "*** Update File:"
+MOVE = "*** Move to:"
+END_OF_FILE = "*** End of File"
+_FENCES = ("```", "~~~")
+
+
+class _Kind(Enum):
+    ADD = "Add File"
+    DELETE = "Delete File"
+    UPDATE = "Update File"
+
+
+@dataclass
+class _Hunk:
+    line: int
+    anchors: list[str] = field(default_factory=list)
+    old: list[str] = field(default_factory=list)
+    new: list[str] = field(default_factory=list)
+    at_end: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not self.old and not self.new
+
+
+@dataclass
+class _Section:
+    kind: _Kind
+    path: str
+    line: int
+    first_block: int
+    added: list[str] = field(default_factory=list)
+    move_to: str | None = None
+    hunk: _Hunk | None = None
+    hunks: int = 0
+    broken: bool = False
+
+
+def looks_like_v4a(text: str) -> bool:
+    """Whether the answer holds a `*** Begin Patch` line (cheap: `auto` asks this of every answer)."""
+    position = text.find(BEGIN)
+    while position != -1:
+        if text[text.rfind("\n", 0, position) + 1 : position].strip() == "":
+            return True
+        position = text.find(BEGIN, position + 1)
+    return False
+
+
+def parse_v4a(text: str) -> ParseResult:
+    """Every file operation in the V4A patches of ``text``; never raises."""
+    reader = _Reader(Collector(Format.V4A))
+    number = 0
+    for number, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        reader.line(number, line)
+    reader.finish(number)
+    return reader.out.result()
+
+
+class _Reader:
+    """The patch state machine: outside a patch, inside one before its first file, or inside a file section."""
+
+    def __init__(self, out: Collector) -> None:
+        self.out = out
+        self.patch_line: int | None = None  # the open patch's `*** Begin Patch` line
+        self.indent = ""
+        self.section: _Section | None = None
+        self.patches = 0
+
+    def line(self, number: int, raw: str) -> None:
+        if self.patch_line is None:
+            if raw.strip() == BEGIN:
+                self.patch_line, self.patches = number, self.patches + 1
+                self.indent = raw[: len(raw) - len(raw.lstrip())]
+            return
+        line = raw[len(self.indent) :] if self.indent and raw.startswith(self.indent) else raw
+        head = line.rstrip()
+        if head.startswith("*** "):
+            self._header(number, head)
+        elif head.lstrip().startswith(_FENCES):
+            self._unfinished(number, f"the patch begun at line {self.patch_line} ends (a fence at line {number}) "
+                                     f"without a `{END}` line")
+        elif self.section is None:
+            if head:
+                self.out.warn(number, f"line {number} is outside any file section of the patch and was ignored")
+        elif not self.section.broken:
+            self._content(self.section, number, line)
+
+    def finish(self, last: int) -> None:
+        if self.patch_line is not None:
+            self._unfinished(last, f"the patch begun at line {self.patch_line} has no `{END}` line (cut short?)")
+        if not self.patches:
+            self.out.error(1, f"no V4A patch found: a patch starts with a `{BEGIN}` line")
+
+    # --- headers ----------------------------------------------------------------------------------------------
+
+    def _header(self, number: int, head: str) -> None:
+        section = self.section
+        if head == END:
+            self._close()
+            self.patch_line = None
+        elif head == BEGIN:
+            self._unfinished(number, f"the patch begun at line {self.patch_line} has no `{END}` line before the "
+                                     f"next `{BEGIN}`")
+            self.patch_line, self.patches = number, self.patches + 1
+        elif head.startswith((ADD, DELETE, UPDATE)):
+            self._close()
+            kind = _Kind.ADD if head.startswith(ADD) else _Kind.DELETE if head.startswith(DELETE) else _Kind.UPDATE
+            path = clean_path(head.split(":", 1)[1])
+            self.section = _Section(kind, path, number, len(self.out.blocks))
+            if not path:
+                self._break(number, f"`*** {kind.value}:` names no file")
+        elif head.startswith(MOVE):
+            target = clean_path(head.split(":", 1)[1])
+            if section is None or section.kind is not _Kind.UPDATE or section.hunk is not None or section.hunks:
+                where = "" if section is None else f" of {section.path}"
+                self._break(number, f"`{MOVE}` must follow its `{UPDATE}` line directly, before any hunk{where}")
+            elif not target:
+                self._break(number, f"`{MOVE}` names no file")
+            else:
+                section.move_to = target
+        elif head == END_OF_FILE:
+            if section is not None and section.broken:
+                return
+            if section is None or section.kind is not _Kind.UPDATE or section.hunk is None or section.hunk.empty:
+                self.out.warn(number, f"`{END_OF_FILE}` at line {number} follows no hunk and was ignored")
+            else:
+                section.hunk.at_end = True
+                self._end_hunk(section)
+        elif section is not None and section.kind is not _Kind.DELETE and not section.broken:
+            self._content(section, number, head)
+        else:
+            self.out.warn(number, f"unknown patch line `{head[:60]}` at line {number} was ignored")
+
+    def _unfinished(self, number: int, why: str) -> None:
+        """The open patch ends without `*** End Patch`: its last file section may be cut short, so it is dropped."""
+        section = self.section
+        if section is not None and not section.broken:
+            self._break(number, why)
+        elif section is None:
+            self.out.error(number, why)
+        self._close()
+        self.patch_line = None
+
+    # --- content ----------------------------------------------------------------------------------------------
+
+    def _content(self, section: _Section, number: int, line: str) -> None:
+        first = line[:1]
+        if section.kind is _Kind.DELETE:
+            if line.strip():
+                self._break(number, f"`{DELETE} {section.path}` takes no lines, but line {number} follows it")
+        elif section.kind is _Kind.ADD:
+            if first == "+" or not line:
+                section.added.append(line[1:])
+            else:
+                self._break(number, _no_prefix(number, line, "`+`"))
+        elif line.startswith("@@"):
+            hunk = section.hunk
+            if hunk is not None and not hunk.empty:
+                self._end_hunk(section)
+                hunk = None
+            if hunk is None:
+                hunk = section.hunk = _Hunk(number)
+            anchor = _anchor(line[2:])
+            if anchor:
+                hunk.anchors.append(anchor)
+        elif first in (" ", "-", "+") or not line:
+            hunk = section.hunk
+            if hunk is None:
+                hunk = section.hunk = _Hunk(number)
+            text = line[1:]
+            if first != "+":
+                hunk.old.append(text)
+            if first != "-":
+                hunk.new.append(text)
+        else:
+            self._break(number, _no_prefix(number, line, "a space, `-` or `+`"))
+
+    def _end_hunk(self, section: _Section) -> None:
+        hunk = section.hunk
+        section.hunk = None
+        if hunk is None:
+            return
+        if hunk.empty:
+            self._break(hunk.line, f"the hunk at line {hunk.line} of {section.path} has no lines")
+            return
+        scope = Scope(tuple(hunk.anchors), after_previous=True, at_end=hunk.at_end)
+        self.out.block(section.path, joined(hunk.old), joined(hunk.new), BlockKind.EDIT, hunk.line, scope=scope)
+        section.hunks += 1
+
+    def _break(self, number: int, why: str) -> None:
+        """The section is malformed: say so once, naming the line, and write nothing to its file."""
+        section = self.section
+        if section is None:
+            self.out.error(number, why)
+            return
+        if not section.broken:
+            section.broken = True
+            self.out.error(number, f"{why}; nothing is applied to {section.path or 'this file'}")
+        section.hunk = None
+
+    def _close(self) -> None:
+        section, self.section = self.section, None
+        if section is None:
+            return
+        if not section.broken:
+            if section.kind is _Kind.ADD:
+                self.out.block(section.path, "", joined(section.added), BlockKind.CREATE, section.line)
+            elif section.kind is _Kind.DELETE:
+                self.out.block(section.path, "", "", BlockKind.DELETE, section.line)
+            else:
+                self._end_hunk(section)
+                if not section.broken and section.move_to is not None:
+                    self.out.block(section.path, "", "", BlockKind.MOVE, section.line, move_to=section.move_to)
+                elif not section.broken and not section.hunks:
+                    self.section = section
+                    self._break(section.line, f"`{UPDATE} {section.path}` has no hunks")
+                    self.section = None
+        if section.broken:
+            self.out.withdraw(section.first_block)
+
+
+def _anchor(rest: str) -> str:
+    """The anchor line after `@@`; a unified-diff range header (`@@ -3,4 +3,5 @@ def f():`) keeps only its text."""
+    text = rest.strip()
+    if text.startswith("-") and "@@" in text:
+        text = text.split("@@", 1)[1].strip()
+    return text
+
+
+def _no_prefix(number: int, line: str, prefixes: str) -> str:
+    shown = line if len(line) <= 60 else line[:59] + "…"
+    return f"line {number} (`{shown}`) does not start with {prefixes} (every line of the section must)"

@@ -1,0 +1,104 @@
+"""The MCP server: the tools of `editblocks.tools` over the Model Context Protocol, for one fixed root.
+
+The root is chosen by whoever starts the server, never by the model: no tool
+takes a root, and every path a tool receives is resolved inside it (or
+refused). Each tool runs through `ToolHandler`, so a result is the text a model
+can act on; a failed one is marked as an error and carries the feedback
+message. The prompts are the system prompts of every format; the resource
+lists the formats.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, TextContent
+
+from editblocks.frontends.tools import APPLY_EDITS, APPLY_PATCH, CHECK_EDITS, TEXT_EDITOR, UNDO, tool_specs
+from editblocks.parsing.catalog import CATALOG
+from editblocks.prompts import PROMPT_FORMATS, system_prompt
+from editblocks.workspace.tool_handler import ToolHandler
+
+SERVER_NAME = "editblocks"
+FORMATS_URI = "editblocks://formats"
+
+
+def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False) -> MCPServer:
+    """An MCP server whose tools edit files under ``root`` only."""
+    handler = ToolHandler(root, fuzzy=fuzzy, git_add=git_add)
+    descriptions = {spec.name: spec.description for spec in tool_specs()}
+    server: MCPServer = MCPServer(SERVER_NAME, instructions=(
+        f"Edits files of one project (its root is fixed: {handler.root}). Paths are relative to that root. "
+        "Use str_replace_based_edit_tool to view and edit files, apply_patch for V4A patches, apply_edits for "
+        "edit blocks in any format, check_edits to try them without writing, and undo to take back the last edit."))
+
+    async def run(name: str, arguments: dict[str, Any]) -> CallToolResult:
+        given = {key: value for key, value in arguments.items() if value is not None}
+        reply = await anyio.to_thread.run_sync(handler.call, name, given)
+        return CallToolResult(content=[TextContent(type="text", text=reply.text)], is_error=not reply.ok)
+
+    @server.tool(name=TEXT_EDITOR, description=descriptions[TEXT_EDITOR])
+    async def text_editor(command: str, path: str, view_range: list[int] | None = None, file_text: str | None = None,
+                          old_str: str | None = None, new_str: str | None = None,
+                          insert_line: int | None = None) -> CallToolResult:
+        return await run(TEXT_EDITOR, {"command": command, "path": path, "view_range": view_range,
+                                       "file_text": file_text, "old_str": old_str, "new_str": new_str,
+                                       "insert_line": insert_line})
+
+    @server.tool(name=APPLY_PATCH, description=descriptions[APPLY_PATCH])
+    async def apply_patch(input: str) -> CallToolResult:
+        return await run(APPLY_PATCH, {"input": input})
+
+    @server.tool(name=APPLY_EDITS, description=descriptions[APPLY_EDITS])
+    async def apply_edits(edits: str, format: str = "auto") -> CallToolResult:
+        return await run(APPLY_EDITS, {"edits": edits, "format": format})
+
+    @server.tool(name=CHECK_EDITS, description=descriptions[CHECK_EDITS])
+    async def check_edits(edits: str, format: str = "auto") -> CallToolResult:
+        return await run(CHECK_EDITS, {"edits": edits, "format": format})
+
+    @server.tool(name=UNDO, description=descriptions[UNDO])
+    async def undo() -> CallToolResult:
+        return await run(UNDO, {})
+
+    for fmt in PROMPT_FORMATS:
+        if _has_prompt(fmt):
+            _add_prompt(server, fmt)
+
+    @server.resource(FORMATS_URI, name="formats", description="The edit formats editblocks reads, with an example "
+                     "of each.", mime_type="application/json")
+    def formats() -> str:
+        return json.dumps([{"format": info.format.value, "summary": info.summary, "example": info.example}
+                           for info in CATALOG], indent=2)
+
+    return server
+
+
+def _has_prompt(fmt: str) -> bool:
+    """Whether the format has a system prompt yet (a format may be read before its prompt is written)."""
+    try:
+        system_prompt(fmt)
+    except (KeyError, ValueError):
+        return False
+    return True
+
+
+def _add_prompt(server: MCPServer, fmt: str) -> None:
+    def prompt() -> str:
+        return system_prompt(fmt)
+
+    server.prompt(name=fmt, description=f"The system prompt that teaches a model the `{fmt}` edit format.")(prompt)
+
+
+def serve(root: str | os.PathLike[str], *, http: bool = False, port: int = 8000, fuzzy: bool = False,
+          git_add: bool = False) -> None:
+    """Run the server over stdio, or streamable HTTP on 127.0.0.1 with ``http``, until it is stopped."""
+    server = build_server(root, fuzzy=fuzzy, git_add=git_add)
+    if http:
+        server.run("streamable-http", host="127.0.0.1", port=port)
+    else:
+        server.run("stdio")

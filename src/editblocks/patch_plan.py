@@ -1,0 +1,202 @@
+"""Planning what patches and whole-file answers add to edit blocks: scoped hunks, deletes, moves, whole files.
+
+A V4A hunk is looked for after its `@@` anchor lines and after the previous
+hunk of the same file, still through the ladder and still refused when it
+matches more than once there. Deleting and moving a file change which files
+exist in the plan; the workspace carries them out. Pure, like `plan`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from editblocks.document import Document, TextBuffer
+from editblocks.locate.elision import is_elision_line
+from editblocks.locate.ladder import locate
+from editblocks.locate.types import Ambiguous, Found, NotFound, Rung
+from editblocks.model import BlockKind, EditBlock, EditResult, Reason, Status
+
+if TYPE_CHECKING:
+    from editblocks.plan import PlanOptions, _FileState
+
+BOM = "\ufeff"
+
+
+def plan_patch_block(block: EditBlock, state: _FileState, options: PlanOptions,
+                     state_of: Callable[[str], _FileState]) -> EditResult:
+    """Decide a block that is not a plain edit: a scoped hunk, a delete, a move or a whole file."""
+    if block.kind is BlockKind.DELETE:
+        return _delete(block, state)
+    if block.kind is BlockKind.MOVE:
+        return _move(block, state, state_of)
+    if block.kind is BlockKind.WHOLE:
+        return _whole(block, state)
+    return _scoped_edit(block, state, options)
+
+
+def _missing(block: EditBlock, state: _FileState, doing: str) -> EditResult:
+    gone = " (an earlier block of this answer removed it)" if state.removed else ""
+    return EditResult(block, Status.FAILED, f"cannot {doing} {state.source.key}: no such file{gone}",
+                      Reason.FILE_NOT_FOUND)
+
+
+def _delete(block: EditBlock, state: _FileState) -> EditResult:
+    buffer = state.buffer
+    if buffer is None:
+        return _missing(block, state, "delete")
+    if block.old:
+        expected = _lines(block.old)
+        actual = [line.rstrip() for line in buffer.lines]
+        if actual and actual[0].startswith(BOM):
+            actual[0] = actual[0][1:]
+        if [line.rstrip() for line in expected] != actual:
+            differs = next((n for n, (a, b) in enumerate(zip(expected, actual), 1) if a.rstrip() != b),
+                           min(len(expected), len(actual)) + 1)
+            return EditResult(block, Status.FAILED,
+                              f"cannot delete {state.source.key}: the lines the diff removes are not the whole file "
+                              f"as it is (they differ from line {differs} on); nothing was deleted",
+                              Reason.NOT_FOUND, closest=(differs, differs))
+    state.buffer = None
+    state.removed = True
+    return EditResult(block, Status.APPLIED, f"deleted {state.source.key}", Reason.NONE, strategy="delete",
+                      similarity=1.0)
+
+
+def _move(block: EditBlock, state: _FileState, state_of: Callable[[str], _FileState]) -> EditResult:
+    assert block.move_to is not None
+    if state.buffer is None:
+        return _missing(block, state, "move")
+    target = state_of(block.move_to)
+    if target.source.refusal:
+        return EditResult(block, Status.FAILED, f"cannot move {state.source.key} to {block.move_to}: "
+                                                f"{target.source.refusal}", Reason.REFUSED,
+                          refusal=target.source.refusal_code)
+    if target is state:
+        return EditResult(block, Status.SKIPPED, f"no change: {state.source.key} is moved onto itself",
+                          Reason.NO_OP)
+    if target.buffer is not None:
+        return EditResult(block, Status.FAILED, f"cannot move {state.source.key} to {target.source.key}: "
+                                                f"{target.source.key} already exists; nothing was moved",
+                          Reason.FILE_EXISTS)
+    target.buffer, state.buffer = state.buffer, None
+    target.moved_from = state.moved_from or state.source.key
+    target.removed = False
+    state.removed = True
+    state.moved_to = target.source.key
+    return EditResult(block, Status.APPLIED, f"renamed {state.source.key} → {target.source.key}", Reason.NONE,
+                      strategy="move", similarity=1.0)
+
+
+def _whole(block: EditBlock, state: _FileState) -> EditResult:
+    """The complete new content of a file: replaces it, or creates it; refused if it leaves code out."""
+    new_lines = _lines(block.new.removeprefix(BOM))
+    buffer = state.buffer
+    if buffer is None:
+        state.buffer = TextBuffer(Document.new_file("".join(line + "\n" for line in new_lines)))
+        state.removed = False
+        return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None, len(new_lines) or None,
+                          "whole", 1.0)
+    current = list(buffer.lines)
+    if current and current[0].startswith(BOM):
+        current[0] = current[0][1:]
+    if current == new_lines:
+        return EditResult(block, Status.SKIPPED, f"already applied: {state.source.key} already has exactly this "
+                                                 "content", Reason.ALREADY_APPLIED, 1, len(new_lines), "whole", 1.0)
+    own = {line.strip() for line in current}
+    elided = next((number for number, line in enumerate(new_lines, 1)
+                   if is_elision_line(line) and line.strip() not in own), None)
+    if elided is not None:
+        return EditResult(
+            block, Status.FAILED,
+            f"refused: line {elided} of the new content of {state.source.key} (`{new_lines[elided - 1].strip()}`) "
+            "stands for code it leaves out, and replacing the file would delete that code; send the complete file, "
+            "or edit blocks that quote only the lines to change", Reason.REFUSED)
+    buffer.splice(0, len(buffer.lines), new_lines, [None] * len(new_lines))
+    state.edits.append((0, len(current), len(new_lines)))
+    return EditResult(block, Status.APPLIED, "replaced the whole file", Reason.NONE, 1, max(1, len(current)),
+                      "whole", 1.0)
+
+
+def _scoped_edit(block: EditBlock, state: _FileState, options: PlanOptions) -> EditResult:
+    """A patch hunk: its anchors found in order, then its lines after them (and after the previous hunk)."""
+    from editblocks.plan import _ambiguous, _found, _locate_options, _not_found
+
+    buffer = state.buffer
+    if buffer is None:
+        return _missing(block, state, "change")
+    scope = block.scope
+    assert scope is not None
+    lines, index = state.lines_and_index()
+    start = min(state.cursor, len(lines)) if scope.after_previous else 0
+    after = "the start of the file"
+    if scope.after_previous and start:
+        after = f"the previous hunk (line {start})"
+    for anchor in scope.anchors:
+        found_at = _find_anchor(lines, anchor, start)
+        if found_at is None:
+            return EditResult(block, Status.FAILED,
+                              f"the `@@ {anchor}` line was not found in {state.source.key} after {after}; an `@@` "
+                              "line must repeat a line of the file exactly (such as a class or function line), "
+                              "in file order", Reason.NOT_FOUND)
+        start, after = found_at + 1, f"its `@@ {anchor}` line (line {found_at + 1})"
+    search, replacement = _lines(block.search), _lines(block.replace)
+    if not search:
+        at = _insertion_point(block, state, start, len(lines))
+        outcome: Found | Ambiguous | NotFound = Found(at, at, tuple(replacement), (None,) * len(replacement),
+                                                      Rung.EXACT)
+    else:
+        if scope.at_end:
+            start = max(start, len(lines) - len(search))
+        located_options = replace(_locate_options(block, state, options), min_start=start)
+        outcome = locate(lines, search, replacement, located_options, index)
+    if isinstance(outcome, Found):
+        result = _found(block, state, outcome)
+        if result.status is Status.APPLIED:
+            state.cursor = outcome.start + len(outcome.new_lines)
+        return result
+    if isinstance(outcome, Ambiguous):
+        result = _ambiguous(block, state.source.key, outcome, state, len(search))
+        return replace(result, reason=f"{result.reason} (looked for after {after})") if start else result
+    result = _not_found(block, state.source.key, lines, outcome)
+    where = "at the end of the file" if scope.at_end else f"after {after}"
+    if start and search:
+        earlier = locate(lines, search, replacement, replace(located_options, min_start=0), index)
+        if not isinstance(earlier, NotFound):
+            return replace(result, reason=f"the hunk's lines were not found in {state.source.key} {where}; they "
+                                          "occur only before it (hunks and `@@` lines must be in file order)")
+    return replace(result, reason=f"{result.reason} (looked for {where})" if start or scope.at_end else result.reason)
+
+
+def _insertion_point(block: EditBlock, state: _FileState, after_anchors: int, length: int) -> int:
+    """Where a hunk that only adds lines goes: after its anchors, else at the line its header names, else the end."""
+    scope = block.scope
+    assert scope is not None
+    if scope.at_end:
+        return length
+    if scope.anchors:
+        return after_anchors
+    if block.line_hint is not None:
+        return min(max(0, state.current_line(block.line_hint - 1)), length)
+    return length
+
+
+def _find_anchor(lines: Sequence[str], anchor: str, start: int) -> int | None:
+    """The first line at or after ``start`` equal to ``anchor``: exactly, then ignoring edge whitespace."""
+    for position in range(start, len(lines)):
+        if lines[position] == anchor:
+            return position
+    wanted = anchor.strip()
+    for position in range(start, len(lines)):
+        if lines[position].strip() == wanted:
+            return position
+    return None
+
+
+def _lines(text: str) -> list[str]:
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+

@@ -1,0 +1,248 @@
+"""The commands of Anthropic's text editor tool, run against one workspace.
+
+Every write goes through `Workspace.commit` (atomic, journaled, checked
+against what was read) under the workspace lock, so `undo` undoes a tool
+edit like any other run. The edits themselves are computed by the pure
+`frontends.text_editor`; this module reads, lists folders and commits.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from editblocks.document import Document, TextBuffer
+from editblocks.frontends.text_editor import LineEdit, Occurrences, insert_after, normalized, numbered, snippet
+from editblocks.model import (
+    ApplyResult,
+    BlockKind,
+    EditBlock,
+    EditResult,
+    FileDiff,
+    Format,
+    Reason,
+    Status,
+    counted,
+)
+from editblocks.parsing.filenames import closest_paths
+from editblocks.report.diffs import unified_diff
+from editblocks.workspace.commit import PlannedWrite
+from editblocks.workspace.paths import Refusal, RefusalCode
+from editblocks.workspace.project_files import walk_files
+from editblocks.workspace.reading import FileSnapshot
+from editblocks.workspace.workspace import Workspace
+
+MAX_VIEW_CHARS = 100_000
+MAX_LISTED = 400
+_ROOT_SPELLINGS = frozenset({"", ".", "./", "/"})
+_PROBE = "editblocks-folder-probe"
+
+
+@dataclass(frozen=True)
+class EditorReply:
+    """What a command tells the model, whether it failed, and the run's result when it wrote (or tried to)."""
+
+    text: str
+    ok: bool
+    result: ApplyResult | None = None
+
+
+@dataclass(frozen=True)
+class PlannedEdit:
+    """A decided edit: the lines to splice, and how to describe it."""
+
+    change: LineEdit
+    summary: str
+
+
+Decided = PlannedEdit | EditorReply
+Decide = Callable[[list[str], bool], Decided]
+
+
+class TextEditor:
+    """`view`, `create`, `str_replace`'s exact path, `insert` and `undo_edit`, inside one root."""
+
+    def __init__(self, workspace: Workspace, *, lock_wait: float, max_view_chars: int = MAX_VIEW_CHARS) -> None:
+        self.workspace = workspace
+        self._lock_wait = lock_wait
+        self._max_view_chars = max_view_chars
+
+    # --- reading ------------------------------------------------------------------------------------
+
+    def view(self, path: str, view_range: tuple[int, int] | None) -> EditorReply:
+        folder = self._folder(path)
+        if folder is not None:
+            if view_range is not None:
+                return EditorReply(f"Error: {path} is a folder; `view_range` only applies to files.", False)
+            return self._list(folder)
+        snapshot = self.workspace.read(path)
+        if isinstance(snapshot, Refusal):
+            return EditorReply(f"Error: {snapshot.reason}", False)
+        if not snapshot.exists or snapshot.text is None:
+            return self._missing(path)
+        lines = list(Document.from_text(snapshot.text).lines)
+        first, last = 1, len(lines)
+        if view_range is not None:
+            first, last = view_range
+            last = len(lines) if last == -1 else last
+            if not 1 <= first <= max(1, len(lines)) or last < first or last > len(lines):
+                return EditorReply(f"Error: invalid `view_range` {list(view_range)}: {snapshot.rel} has "
+                                   f"{len(lines)} lines; give [first, last] with 1 <= first <= last <= "
+                                   f"{len(lines)}, or last = -1 for the end of the file.", False)
+        shown = numbered(lines[first - 1 : last], first)
+        if len(shown) > self._max_view_chars:
+            cut = shown[: self._max_view_chars].rsplit("\n", 1)[0] + "\n"
+            shown = cut + f"[output cut at {self._max_view_chars} characters: view a smaller `view_range`]\n"
+        return EditorReply(shown or f"{snapshot.rel} is empty.\n", True)
+
+    def _folder(self, path: str) -> str | None:
+        """The folder ``path`` names inside the root (`""` for the root), or None when it names no folder.
+
+        The path checks are the workspace's own: a file name is resolved
+        inside the folder, so `..`, links leading out, `.git` and `.editblocks`
+        are refused exactly as they are for files.
+        """
+        if path.strip() in _ROOT_SPELLINGS or os.path.abspath(path) == str(self.workspace.root):
+            return ""
+        rel = self.workspace.resolve(path)
+        if not isinstance(rel, Refusal) or rel.code is not RefusalCode.DIRECTORY:
+            return None
+        probe = self.workspace.resolve(path.rstrip("/\\") + "/" + _PROBE)
+        if isinstance(probe, Refusal):
+            return None
+        return probe.rsplit("/", 1)[0] if "/" in probe else ""
+
+    def _list(self, folder: str) -> EditorReply:
+        base = self.workspace.root / folder if folder else self.workspace.root
+        entries: list[str] = []
+        for name, is_dir in _entries(str(base)):
+            entries.append(name + ("/" if is_dir else ""))
+            if is_dir:
+                entries += [f"{name}/{inner}{'/' if inner_dir else ''}"
+                            for inner, inner_dir in _entries(os.path.join(base, name))]
+        shown = entries[:MAX_LISTED]
+        more = f"\n[{len(entries) - len(shown)} more entries not shown]" if len(entries) > len(shown) else ""
+        where = folder or "the project root"
+        listing = "\n".join(shown) if shown else "(empty)"
+        return EditorReply(f"Files and folders up to 2 levels deep in {where}, hidden ones left out:\n"
+                           f"{listing}{more}\n", True)
+
+    def _missing(self, path: str) -> EditorReply:
+        suggestions = closest_paths(path, walk_files(self.workspace.root))
+        hint = (" Did you mean " + " or ".join(f"`{s}`" for s in suggestions) + "?") if suggestions else ""
+        return EditorReply(f"Error: the file {path} does not exist.{hint}", False)
+
+    # --- writing ------------------------------------------------------------------------------------
+
+    def create(self, path: str, file_text: str) -> EditorReply:
+        def write(snapshot: FileSnapshot) -> EditorReply:
+            if snapshot.exists:
+                return EditorReply(f"Error: {snapshot.rel} already exists; `create` never overwrites a file. "
+                                   "Use `str_replace` or `insert` to change it (`view` it first).", False)
+            text = Document.new_file(normalized(file_text)).to_text()
+            block = EditBlock(snapshot.rel, "", "", text, "", BlockKind.CREATE, Format.SEARCH_REPLACE, 1)
+            count = len(Document.from_text(text).lines)
+            return self._commit(snapshot, text, block, (1 if count else None, count or None),
+                                f"Created {snapshot.rel} ({counted(count, 'line')}).")
+        return self._locked(path, write)
+
+    def edit(self, path: str, decide: Decide) -> EditorReply:
+        """Read ``path``, let ``decide`` choose the lines to change (or answer instead), and commit them."""
+        def write(snapshot: FileSnapshot) -> EditorReply:
+            if not snapshot.exists or snapshot.text is None:
+                return self._missing(path)
+            document = Document.from_text(snapshot.text)
+            decided = decide(list(document.lines), document.final_newline)
+            if isinstance(decided, EditorReply):
+                return decided
+            buffer = TextBuffer(document)
+            change = decided.change
+            old_lines = buffer.lines[change.start : change.end]
+            sources = [change.start + i if i < len(old_lines) and line == old_lines[i] else None
+                       for i, line in enumerate(change.new_lines)]
+            buffer.splice(change.start, change.end, change.new_lines, sources)
+            block = EditBlock(snapshot.rel, "", _text(old_lines), _text(change.new_lines), "", BlockKind.EDIT,
+                              Format.SEARCH_REPLACE, 1, line_hint=change.start + 1)
+            shown = snippet(buffer.lines, change.start, len(change.new_lines))
+            span = (change.start + 1, max(change.start + 1, change.end))
+            return self._commit(snapshot, buffer.to_text(), block, span,
+                                f"{decided.summary}\nThe edited part of {snapshot.rel} now reads:\n{shown}")
+        return self._locked(path, write)
+
+    def insert(self, path: str, line: int, new_str: str) -> EditorReply:
+        def decide(lines: list[str], final_newline: bool) -> Decided:
+            if not 0 <= line <= len(lines):
+                return EditorReply(f"Error: `insert_line` {line} is outside the file, which has {len(lines)} "
+                                   f"lines; give a number from 0 (the top) to {len(lines)} (the end).", False)
+            if not new_str:
+                return EditorReply("Error: `new_str` is empty, so there is nothing to insert.", False)
+            change = insert_after(line, normalized(new_str))
+            where = "at the top" if line == 0 else f"after line {line}"
+            return PlannedEdit(change, f"Inserted {counted(len(change.new_lines), 'line')} {where}.")
+        return self.edit(path, decide)
+
+    def undo(self) -> EditorReply:
+        if not self.workspace.has_journal():
+            return EditorReply("Error: there is nothing to undo.", False)
+        with self.workspace.lock(wait=self._lock_wait):
+            outcome = self.workspace.undo()
+        if not outcome.ok:
+            return EditorReply(f"Error: {outcome.message}", False)
+        return EditorReply(outcome.message or "Undid the last edit.", True)
+
+    def _locked(self, path: str, write: Callable[[FileSnapshot], EditorReply]) -> EditorReply:
+        with self.workspace.lock(wait=self._lock_wait):
+            interrupted = self.workspace.interrupted_run()
+            if interrupted is not None:
+                return EditorReply(f"Error: a previous edit was interrupted (journal run {interrupted}); nothing can "
+                                   "be written until it is undone (`undo`).", False)
+            snapshot = self.workspace.read(path)
+            if isinstance(snapshot, Refusal):
+                return EditorReply(f"Error: {snapshot.reason}", False)
+            return write(snapshot)
+
+    def _commit(self, snapshot: FileSnapshot, text: str, block: EditBlock, span: tuple[int | None, int | None],
+                summary: str) -> EditorReply:
+        created = not snapshot.exists
+        diff = FileDiff(snapshot.rel, created, unified_diff(snapshot.rel, snapshot.text, text), snapshot.text, text,
+                        snapshot.encoding)
+        outcome = self.workspace.commit([PlannedWrite(snapshot, text)])
+        if not outcome.written:
+            why = (f"{snapshot.rel} changed on disk while it was being edited; nothing was written, try again"
+                   if outcome.changed_on_disk else outcome.error)
+            failed = EditResult(block, Status.FAILED, why, Reason.CHANGED_ON_DISK if outcome.changed_on_disk
+                                else Reason.WRITE_FAILED, file=snapshot.rel)
+            return EditorReply(f"Error: {why}", False, ApplyResult((failed,), (), (), (), (diff,), False))
+        applied = EditResult(block, Status.APPLIED, "", Reason.NONE, span[0], span[1], "exact", 1.0,
+                             file=snapshot.rel)
+        result = ApplyResult((applied,), () if created else (snapshot.rel,), (snapshot.rel,) if created else (), (),
+                             (diff,), True, notes=(outcome.git_error,) if outcome.git_error else ())
+        return EditorReply(summary, True, result)
+
+
+def as_edit(found: LineEdit | Occurrences, path: str) -> Decided:
+    """`str_replace`'s verdict on the text search: the edit, or why not (with every occurrence's line)."""
+    if isinstance(found, LineEdit):
+        return PlannedEdit(found, f"Replaced the text at line {found.start + 1} of {path}.")
+    lines = found.lines
+    listed = ", ".join(str(n) for n in lines[:-1]) + f" and {lines[-1]}" if len(lines) > 1 else ""
+    more = " or more" if found.truncated else ""
+    return EditorReply(f"Error: `old_str` occurs {len(lines)}{more} times in {path} (starting at lines {listed}); "
+                       "it must occur exactly once. Include more of the surrounding text so it matches one place.",
+                       False)
+
+
+def _entries(folder: str) -> list[tuple[str, bool]]:
+    """The visible names in ``folder`` and whether each is a real folder (links are listed, never followed)."""
+    try:
+        with os.scandir(folder) as scan:
+            found = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in scan
+                     if not entry.name.startswith(".")]
+    except OSError:
+        return []
+    return sorted(found)
+
+
+def _text(lines: tuple[str, ...] | list[str]) -> str:
+    return "".join(line + "\n" for line in lines)

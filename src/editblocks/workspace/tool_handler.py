@@ -1,0 +1,190 @@
+"""`ToolHandler`: run an agent's tool calls against a project root and phrase the outcome for the model.
+
+One handler serves every tool of `editblocks.tools`: Anthropic's text editor
+(`str_replace_based_edit_tool`), OpenAI's `apply_patch` (patch text, or one
+operation of the Responses API), `apply_edits` / `check_edits` (an answer in
+any format) and `undo`. A call never raises for what the model sent: missing
+or mistyped arguments, unknown tools and refused paths come back as an error
+reply the model can act on. Every write is the workspace's (atomic, journaled,
+inside the root).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from editblocks.frontends.text_editor import Occurrences, normalized, replace_once
+from editblocks.frontends.tools import (
+    APPLY_EDITS,
+    APPLY_PATCH,
+    CHECK_EDITS,
+    PATCH_OPERATIONS,
+    TEXT_EDITOR_ALIASES,
+    TEXT_EDITOR_COMMANDS,
+    TOOL_NAMES,
+    UNDO,
+    ArgumentError,
+    arguments,
+    int_argument,
+    operation_patch,
+    text_argument,
+    view_range_argument,
+)
+from editblocks.model import ApplyResult, BlockKind, EditBlock, Format, ParseResult, Policy, Reason, Status
+from editblocks.parsing.stream import parse
+from editblocks.report.feedback import feedback_message, reply_format
+from editblocks.workspace.apply import LOCK_WAIT_SECONDS, apply
+from editblocks.workspace.lock import WorkspaceError
+from editblocks.workspace.text_editor import Decided, EditorReply, TextEditor, as_edit
+from editblocks.workspace.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class ToolReply:
+    """The outcome of one tool call: ``text`` goes back to the model; ``result`` is the run, when one was made."""
+
+    text: str
+    ok: bool
+    result: ApplyResult | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return not self.ok
+
+
+class ToolHandler:
+    """Runs tool calls inside ``root``, which the model never chooses.
+
+    ``policy``, ``fuzzy``, ``first_match`` and ``git_add`` mean what they mean
+    for `editblocks.apply`, for the tools that apply answers and patches.
+    """
+
+    def __init__(self, root: str | os.PathLike[str], *, policy: Policy | str | None = None, fuzzy: bool = False,
+                 first_match: bool = False, git_add: bool = False, lock_wait: float = LOCK_WAIT_SECONDS,
+                 known_files: Collection[str] | None = None) -> None:
+        self.workspace = Workspace(root)
+        self.root = self.workspace.root
+        self._options: dict[str, Any] = {"policy": policy, "fuzzy": fuzzy, "first_match": first_match,
+                                         "lock_wait": lock_wait, "known_files": known_files}
+        self._git_add = git_add
+        self._editor = TextEditor(self.workspace, lock_wait=lock_wait)
+
+    def call(self, name: str, input: object = None) -> ToolReply:
+        """Run the tool ``name`` with ``input`` (a dict, or the JSON text Chat Completions sends)."""
+        try:
+            args = arguments(input)
+            if name in TEXT_EDITOR_ALIASES:
+                return self._text_editor(args)
+            if name == APPLY_PATCH:
+                return self._apply_patch(args)
+            if name in (APPLY_EDITS, CHECK_EDITS):
+                return self._apply_edits(args, dry_run=name == CHECK_EDITS)
+            if name == UNDO:
+                return _reply(self._editor.undo())
+            return ToolReply(f"Error: there is no tool `{name}`; the tools are {', '.join(TOOL_NAMES)}.", False)
+        except ArgumentError as error:
+            return ToolReply(f"Error: {name}: {error}.", False)
+        except WorkspaceError as error:  # busy, or the journal cannot be used: nothing was written
+            return ToolReply(f"Error: the project cannot be edited right now ({error}); nothing was written.", False)
+
+    # --- the text editor ----------------------------------------------------------------------------
+
+    def _text_editor(self, args: Mapping[str, Any]) -> ToolReply:
+        command = text_argument(args, "command")
+        if command not in TEXT_EDITOR_COMMANDS:
+            raise ArgumentError(f"`command` must be one of {', '.join(TEXT_EDITOR_COMMANDS)}, not {command!r}")
+        if command == "undo_edit":
+            return _reply(self._editor.undo())
+        path = text_argument(args, "path")
+        if command == "view":
+            return _reply(self._editor.view(path, view_range_argument(args)))
+        if command == "create":
+            return _reply(self._editor.create(path, text_argument(args, "file_text")))
+        if command == "insert":
+            new = text_argument(args, "new_str", required=False) or text_argument(args, "insert_text",
+                                                                                 required=False)
+            return _reply(self._editor.insert(path, int_argument(args, "insert_line"), new))
+        return self._str_replace(path, normalized(text_argument(args, "old_str")),
+                                 normalized(text_argument(args, "new_str", required=False)))
+
+    def _str_replace(self, path: str, old: str, new: str) -> ToolReply:
+        """`old` as text, exactly once; when it is not there at all, its lines go through the tolerant ladder."""
+        if not old:
+            raise ArgumentError("`old_str` is empty; quote the text to replace (use `insert` to add lines, "
+                                "`create` for a new file)")
+        absent: list[bool] = []
+
+        def decide(lines: list[str], final_newline: bool) -> Decided:
+            found = replace_once(lines, final_newline, old, new)
+            if isinstance(found, Occurrences) and not found.lines:
+                absent.append(True)
+                return EditorReply("", False)
+            return as_edit(found, path)
+
+        reply = self._editor.edit(path, decide)
+        if not absent:
+            return _reply(reply)
+        return self._str_replace_by_lines(path, old, new)
+
+    def _str_replace_by_lines(self, path: str, old: str, new: str) -> ToolReply:
+        terminated = old if old.endswith("\n") else old + "\n"
+        replacement = new if new.endswith("\n") or not new else new + "\n"
+        block = EditBlock(path, "", terminated, replacement, "", BlockKind.EDIT, Format.DIFF, 1)
+        result = apply([block], self.root, git_add=self._git_add, **self._options)
+        outcome = result.results[0]
+        where = f"lines {outcome.start_line}–{outcome.end_line}"
+        if outcome.status is Status.APPLIED:
+            return ToolReply(f"`old_str` does not occur in {outcome.path} as written; read as whole lines it was "
+                             f"found at {where} ({outcome.reason or outcome.strategy}; strategy: {outcome.strategy}) "
+                             "and those lines were replaced.", True, result)
+        if outcome.code is Reason.ALREADY_APPLIED:
+            return ToolReply(f"Nothing changed: {outcome.reason}.", True, result)
+        detail = outcome.reason.removeprefix(f"the old text was not found in {outcome.path}").lstrip("; ")
+        text = f"Error: `old_str` was not found in {outcome.path}" + (f"; {detail}." if detail else ".")
+        if outcome.hint:
+            text += ("\nHow the closest lines differ from old_str (`-` old_str, `+` the file):\n" + outcome.hint)
+        text += "\nCopy `old_str` exactly from the file (`view` it first), including whitespace."
+        return ToolReply(text, False, result)
+
+    # --- answers and patches ------------------------------------------------------------------------
+
+    def _apply_edits(self, args: Mapping[str, Any], *, dry_run: bool) -> ToolReply:
+        answer = text_argument(args, "edits")
+        requested = text_argument(args, "format", required=False, default=Format.AUTO.value)
+        if requested not in {fmt.value for fmt in Format}:
+            raise ArgumentError(f"`format` must be one of {', '.join(fmt.value for fmt in Format)}, not "
+                                f"{requested!r}")
+        parsed = parse(answer, format=requested)
+        return self._run(answer, parsed, dry_run=dry_run)
+
+    def _apply_patch(self, args: Mapping[str, Any]) -> ToolReply:
+        operation = args.get("operation")
+        if operation is None and args.get("type") in PATCH_OPERATIONS:
+            operation = args
+        if operation is not None:
+            patch = operation_patch(arguments(operation))
+        else:
+            patch = text_argument(args, "input", required=False) or text_argument(args, "patch")
+        try:
+            fmt = Format("v4a")
+        except ValueError:
+            return ToolReply("Error: this editblocks cannot read V4A patches; send the edits to `apply_edits` as "
+                             "SEARCH/REPLACE blocks.", False)
+        return self._run(patch, parse(patch, format=fmt), dry_run=False)
+
+    def _run(self, answer: str, parsed: ParseResult, *, dry_run: bool) -> ToolReply:
+        result = apply(parsed, self.root, dry_run=dry_run, git_add=self._git_add and not dry_run, **self._options)
+        message = feedback_message(result, format=reply_format(answer, parsed))
+        changed = [*(f"{path} (created)" for path in result.files_created), *result.files_modified]
+        if changed and not dry_run and result.written:
+            message += "\nFiles changed: " + ", ".join(changed) + "."
+        ok = bool(result.results) and all(r.status is Status.APPLIED or r.code is Reason.ALREADY_APPLIED
+                                          for r in result.results) and not parsed.errors
+        return ToolReply(message, ok, result)
+
+
+def _reply(reply: EditorReply) -> ToolReply:
+    return ToolReply(reply.text, reply.ok, reply.result)

@@ -1,2 +1,0 @@
-VERSION = (1, 4, 2)
-CODENAME = "otter"

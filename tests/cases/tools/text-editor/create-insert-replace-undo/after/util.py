@@ -1,0 +1,3 @@
+# helpers
+def shout(text):
+    return text.upper()

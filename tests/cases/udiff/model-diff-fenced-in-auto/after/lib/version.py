@@ -1,0 +1,2 @@
+VERSION = (1, 4, 3)
+CODENAME = "otter"
