@@ -281,3 +281,45 @@ def test_defaults_come_from_editblocks_toml(project: Path) -> None:
     assert result.exit_code == 0, result.output
     assert server.requests[0]["body"]["model"] == "from-file"
     assert "return f'Hello {name}!'" in (project / "app.py").read_text()
+
+
+STR_REPLACE = {"id": "call_1", "name": "str_replace_based_edit_tool",
+               "arguments": {"command": "str_replace", "path": "app.py", "old_str": "return 'Hello ' + name",
+                             "new_str": "return f'Hello {name}!'"}}
+MISSING = {"id": "call_0", "name": "str_replace_based_edit_tool",
+           "arguments": {"command": "str_replace", "path": "app.py", "old_str": "return 'Hi ' + name",
+                         "new_str": "return 'Hey'"}}
+
+
+def test_tool_calls_streamed_in_pieces_are_run_and_answered_until_the_model_stops(project: Path) -> None:
+    script = [Answer("Let me fix greet.\n", tool_calls=(MISSING,), chunk=5),
+              Answer("", tool_calls=(STR_REPLACE,), chunk=3), Answer("Done: greet uses an f-string now.\n")]
+    with scripted(script) as server:
+        result = run_ask(server.base_url, "--tools", "--yes")
+    assert result.exit_code == 0, result.output
+    assert "return f'Hello {name}!'" in (project / "app.py").read_text()
+    assert len(server.requests) == 3
+    assert server.requests[0]["body"]["tools"][0]["function"]["name"] == "str_replace_based_edit_tool"
+    second = server.requests[1]["body"]["messages"]
+    assert second[-2]["tool_calls"][0]["function"]["arguments"] == json.dumps(MISSING["arguments"])
+    assert second[-1]["role"] == "tool" and second[-1]["tool_call_id"] == "call_0"
+    assert second[-1]["content"].startswith("Error:")  # the miss went back to the model, with why
+    assert server.requests[2]["body"]["messages"][-1]["tool_call_id"] == "call_1"
+
+
+def test_tool_calls_without_yes_run_on_a_copy_and_land_after_confirmation(project: Path) -> None:
+    script = [Answer("", tool_calls=(STR_REPLACE,), chunk=4), Answer("Done.\n")]
+    with scripted(script) as server:
+        declined = run_ask(server.base_url, "--tools", input="n\n")
+    assert declined.exit_code == 1 and (project / "app.py").read_text() == APP
+    with scripted(script) as server:
+        dry = run_ask(server.base_url, "--tools", "--dry-run")
+    assert dry.exit_code == 0 and "+    return f'Hello {name}!'" in dry.output
+    assert (project / "app.py").read_text() == APP
+    with scripted(script) as server:
+        accepted = run_ask(server.base_url, "--tools", "--json", input="y\n")
+    assert accepted.exit_code == 0, accepted.output
+    assert "return f'Hello {name}!'" in (project / "app.py").read_text()
+    document = json.loads(accepted.stdout)
+    Draft202012Validator(output_schema("ask")).validate(document)
+    assert document["rounds"][0]["tool_calls"][0]["ok"] is True and document["files_written"] == ["app.py"]

@@ -50,6 +50,7 @@ class AskOptions:
     retries: int = 2
     git_commit: bool = False
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    tools: bool = False  # edit through tool calls (`tool_loop`) instead of an edit format
 
 
 @dataclass
@@ -58,6 +59,7 @@ class Round:
     answer: str = ""
     result: ApplyResult | None = None
     feedback: str | None = None
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)  # with --tools: name, input, ok, reply
 
 
 @dataclass
@@ -68,11 +70,14 @@ class AskOutcome:
     notes: list[str] = field(default_factory=list)
     run_folder: str | None = None
     commit: str | None = None
+    settled: bool | None = None  # with --tools: whether the model finished and its edits landed
 
     @property
     def exit_code(self) -> int:
-        if self.stopped is not None and self.stopped[0] not in ("declined", "no-blocks"):
+        if self.stopped is not None and self.stopped[0] not in ("declined", "no-blocks", "not-written"):
             return EXIT_FAILED if self.written else EXIT_NOTHING_WRITTEN
+        if self.settled is not None:
+            return EXIT_OK if self.settled and self.stopped is None else EXIT_FAILED
         last = self.rounds[-1].result if self.rounds else None
         return EXIT_OK if last is not None and self.stopped is None and clean(last) else EXIT_FAILED
 
@@ -106,15 +111,24 @@ def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *
     workspace = Workspace(options.root)
     files = prompt_files(workspace, options.paths, options.max_file_bytes)
     messages = conversation(options.instruction, files, options.format, editor=options.editor)
-    outcome = AskOutcome()
-    record = _start_record(workspace, outcome, view)
-    _save(record, "run.json", _run_json(options, endpoint, outcome))
-    locator = LiveLocator(_reader(workspace))
     try:
         client = client or make_client(endpoint)
     except EndpointError as error:
-        outcome.stopped = (error.code, str(error))
-        return outcome
+        return AskOutcome(stopped=(error.code, str(error)))
+    outcome = AskOutcome()
+    record = _start_record(workspace, outcome, view)
+    _save(record, "run.json", _run_json(options, endpoint, outcome))
+    if options.tools:
+        from editblocks.ask.tool_loop import ask_with_tools
+
+        tool_outcome = ask_with_tools(options, endpoint, view, confirm, client)
+        tool_outcome.run_folder = outcome.run_folder
+        turns = [{"turn": r.number, "answer": r.answer, "tool_calls": r.tool_calls} for r in tool_outcome.rounds]
+        _save(record, "turns.json", json.dumps(turns, ensure_ascii=False, indent=1))
+        _save(record, "run.json", _run_json(options, endpoint, tool_outcome))
+        _finish(workspace, options, tool_outcome, view)
+        return tool_outcome
+    locator = LiveLocator(_reader(workspace))
     for number in range(1, options.retries + 2):
         current = Round(number)
         outcome.rounds.append(current)
@@ -133,11 +147,15 @@ def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *
         current.feedback = feedback_message(result, format=options.format)
         messages = messages + feedback_turns(current.answer, current.feedback)
     _save(record, "run.json", _run_json(options, endpoint, outcome))
+    _finish(workspace, options, outcome, view)
+    return outcome
+
+
+def _finish(workspace: Workspace, options: AskOptions, outcome: AskOutcome, view: View) -> None:
     if options.git_commit and outcome.written and not options.dry_run:
         _commit(workspace, options, outcome)
     for note in outcome.notes:
         view.note(note)
-    return outcome
 
 
 def _stream_round(options: AskOptions, endpoint: Endpoint, client: Any, messages: list[Message],

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
               help="The environment variable holding the API key.")
 @click.option("--format", "format_", type=click.Choice(PROMPT_FORMATS), default="diff", show_default=True,
               help="The edit format the model is asked to answer in.")
-@click.option("--tools", is_flag=True, help="Edit through tool calls instead of an edit format (not yet available).")
+@click.option("--tools", is_flag=True,
+              help="Edit through tool calls (editblocks.tools, run by ToolHandler) instead of an edit format.")
 @root_option()
 @click.option("--dry-run", is_flag=True, help="Show what the answer would change; write nothing.")
 @click.option("--yes", "-y", is_flag=True, help="Apply without asking for confirmation.")
@@ -57,9 +58,6 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
         raise InputError(MISSING_EXTRA, code="missing-extra")
     if dry_run and yes:
         raise click.UsageError("--dry-run writes nothing, so --yes has nothing to confirm; give one of them")
-    if tools:
-        raise InputError("--tools needs editblocks.tools, which this version does not have yet; "
-                         "use --format instead", code="usage")
     if not model:
         raise InputError("no model: give --model, or set EDITBLOCKS_MODEL or `model` in [tool.editblocks]",
                          code="usage")
@@ -77,7 +75,7 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
         key = "no-key"  # local servers (llama.cpp, Ollama, vLLM) usually take any key
     endpoint = Endpoint(model, base_url, key, timeout=timeout, backoff=backoff)
     options = AskOptions(instruction, files, root or ".", Format(format_), dry_run=dry_run, yes=yes, retries=retries,
-                         git_commit=git_commit, max_file_bytes=max_file_bytes)
+                         git_commit=git_commit, max_file_bytes=max_file_bytes, tools=tools)
     try:
         outcome = ask(options, endpoint, _view(as_json), _confirmer(as_json))
     except AskInputError as error:
@@ -128,7 +126,10 @@ def _outcome_json(outcome: AskOutcome, model: str, base_url: str | None, fmt: st
     rounds = []
     for item in outcome.rounds:
         result = apply_json(item.result) if item.result is not None else None
-        rounds.append({"round": item.number, "answer": item.answer, "result": result, "feedback": item.feedback})
+        entry = {"round": item.number, "answer": item.answer, "result": result, "feedback": item.feedback}
+        if item.tool_calls:
+            entry["tool_calls"] = item.tool_calls
+        rounds.append(entry)
     stopped = {"code": outcome.stopped[0], "message": outcome.stopped[1]} if outcome.stopped else None
     return versioned({
         "model": model, "base_url": base_url, "format": fmt, "dry_run": dry_run, "rounds": rounds,
