@@ -93,3 +93,28 @@ def test_ctrl_c_mid_answer_writes_nothing_and_says_so(tmp_path: Path, monkeypatc
     assert "nothing of this answer was written" in outcome.stopped[1]
     assert outcome.exit_code == 2
     assert {name: (tmp_path / name).read_text() for name in FILES} == FILES
+
+
+def test_the_terminal_view_prints_prose_and_verdicts_and_keeps_the_growing_block_below() -> None:
+    import io
+
+    from rich.console import Console
+
+    from editblocks.ask.display import LiveView
+
+    buffer = io.StringIO()
+    view = LiveView(Console(file=buffer, force_terminal=True, width=100, color_system=None))
+    live = LiveAnswer(locator())
+    view.round_started(1, "asking m")
+    half = ANSWER.index("two = 22\n>>>>>>> REPLACE")
+    view.chunk(ANSWER[:half], live.feed(ANSWER[:half]))
+    region = view._region()  # what the live region shows mid-block
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    console.print(region)
+    assert "▸ a.py  block at line 5, 1 line so far" in console.file.getvalue()
+    view.chunk(ANSWER[half:], live.feed(ANSWER[half:]))
+    view.chunk("", live.close())
+    view.stream_ended()
+    shown = buffer.getvalue()
+    assert "First a.py." in shown and "✓ a.py:2  block at line 5  exact" in shown
+    assert "✗ b.py  block at line " in shown and "the old text was not found in b.py" in shown and "Done." in shown

@@ -26,6 +26,7 @@ from editblocks.model import (
     ShellSuggested,
     Status,
     TextEvent,
+    counted,
 )
 from editblocks.report.diffs import printable, render_diff
 
@@ -148,7 +149,7 @@ class LiveView(PlainView):
         if self._open is not None:
             path, line = self._open
             parts.append(Text.assemble(("▸ ", "bold blue"), (printable(path), "cyan"),
-                                       (f"  block at line {line}, {self._open_lines} lines so far", "dim")))
+                                       (f"  block at line {line}, {counted(self._open_lines, 'line')} so far", "dim")))
         if self._partial:
             parts.append(Text(printable(self._partial[-PARTIAL_CHARS:]), style="dim"))
         return Group(*parts)
