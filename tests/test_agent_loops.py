@@ -69,11 +69,13 @@ class Operation(SimpleNamespace):
 
 
 def test_responses_loop_with_function_calls_and_the_builtin_apply_patch(readme: dict[str, Any], project: Path) -> None:
-    ambiguous = SimpleNamespace(type="function_call", call_id="c1", name="str_replace_based_edit_tool",
+    existing = SimpleNamespace(type="function_call", call_id="c1", name="str_replace_based_edit_tool",
                                 arguments=json.dumps({"command": "create", "path": "app.py", "file_text": "x"}))
     delete = SimpleNamespace(type="apply_patch_call", call_id="c2",
                              operation=Operation(type="delete_file", path="../outside.py"))
-    responses = Scripted(SimpleNamespace(output=[ambiguous, delete], output_text=""),
+    update = SimpleNamespace(type="apply_patch_call", call_id="c3", operation=Operation(
+        type="update_file", path="app.py", diff="@@ def main():\n-    print('hi')\n+    print('hey')\n"))
+    responses = Scripted(SimpleNamespace(output=[existing, delete, update], output_text=""),
                          SimpleNamespace(output=[SimpleNamespace(type="message")], output_text="finished"))
     client = SimpleNamespace(responses=responses)
     assert readme["responses_agent"](client, "gpt-test", "task", project) == "finished"
@@ -81,7 +83,8 @@ def test_responses_loop_with_function_calls_and_the_builtin_apply_patch(readme: 
     outputs = {item["call_id"]: item for item in items if isinstance(item, dict) and "call_id" in item}
     assert outputs["c1"]["type"] == "function_call_output" and "already exists" in outputs["c1"]["output"]
     assert outputs["c2"]["type"] == "apply_patch_call_output" and outputs["c2"]["status"] == "failed"
-    assert (project / "app.py").read_text() == "def main():\n    print('hi')\n"
+    assert outputs["c3"]["status"] == "completed"
+    assert (project / "app.py").read_text() == "def main():\n    print('hey')\n"
     assert {"type": "apply_patch"} in responses.requests[0]["tools"]
 
 

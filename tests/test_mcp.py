@@ -64,7 +64,7 @@ def test_the_stdio_server_lists_tools_applies_refuses_and_undoes(tmp_path: Path)
     assert not seen["check"].is_error and "would apply" in text(seen["check"])
     assert not seen["undo"].is_error and "restored 1 file" in text(seen["undo"])
     assert (root / "app.py").read_text() == "def main():\n    print('hi')\n"
-    assert "diff" in seen["prompts"] and "guillemet" in seen["prompts"]
+    assert {"diff", "guillemet", "v4a", "udiff", "whole"} <= set(seen["prompts"])
     assert "<<<<<<< SEARCH" in seen["prompt"].messages[0].content.text
     assert seen["resources"] == ["editblocks://formats"]
     formats = json.loads(seen["formats"].contents[0].text)

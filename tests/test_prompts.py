@@ -25,7 +25,7 @@ import pytest
 from click.testing import CliRunner
 
 from editblocks.cli.prompt import prompt_command, render_prompt
-from editblocks.model import BlockKind, EditBlock, Format, Status
+from editblocks.model import FRONT_END_FORMATS, BlockKind, EditBlock, Format, Status
 from editblocks.parsing.stream import parse
 from editblocks.prompts import (
     PROMPT_FORMATS,
@@ -43,6 +43,8 @@ UPDATE_SNAPSHOTS = os.environ.get("EDITBLOCKS_UPDATE_SNAPSHOTS") == "1"
 
 FENCES = {"3-backticks": ("```", "```"), "4-backticks": ("````", "````"), "xml": ("<source>", "</source>")}
 EDITOR_OF = {"editor-diff": "diff", "editor-diff-fenced": "diff-fenced"}
+MARKER_FORMATS = tuple(fmt for fmt in PROMPT_FORMATS if Format(fmt) not in FRONT_END_FORMATS)
+"""The formats of marker blocks; the front-ends' prompts are tested in test_frontend_prompts.py."""
 
 
 def layout(fmt: str) -> str:
@@ -207,7 +209,7 @@ def test_every_declared_exchange_is_in_the_prompts():
 
 @pytest.mark.parametrize("editor", [False, True], ids=["full", "editor"])
 @pytest.mark.parametrize("fence_name", list(FENCES))
-@pytest.mark.parametrize("fmt", PROMPT_FORMATS)
+@pytest.mark.parametrize("fmt", MARKER_FORMATS)
 def test_example_answers_parse_into_the_intended_blocks_and_apply_cleanly(fmt, fence_name, editor, tmp_path):
     fence = FENCES[fence_name]
     shell_on = not editor and fmt not in EDITOR_OF
@@ -248,14 +250,14 @@ FOREIGN = {
 
 
 @pytest.mark.parametrize("editor", [False, True], ids=["full", "editor"])
-@pytest.mark.parametrize("fmt", PROMPT_FORMATS)
+@pytest.mark.parametrize("fmt", MARKER_FORMATS)
 def test_a_prompt_never_mentions_another_formats_markers(fmt, editor):
     text = all_texts(fmt, editor=editor)
     foreign = FOREIGN[shape(fmt)] + ([] if layout(fmt) == "search-replace" else ["NEW_FILE", "### File:"])
     assert [marker for marker in foreign if marker in text] == []
 
 
-@pytest.mark.parametrize("fmt", PROMPT_FORMATS)
+@pytest.mark.parametrize("fmt", MARKER_FORMATS)
 def test_editor_variants_never_mention_shell_commands(fmt):
     text = all_texts(fmt, editor=True).lower()
     for word in ("shell", "bash", "command", "run the tests"):
@@ -299,7 +301,7 @@ def test_the_configured_fence_is_used_everywhere(fmt):
 
 
 @pytest.mark.parametrize("editor", [False, True], ids=["full", "editor"])
-@pytest.mark.parametrize("fmt", PROMPT_FORMATS)
+@pytest.mark.parametrize("fmt", MARKER_FORMATS)
 def test_every_prompt_states_the_operations_and_rules(fmt, editor):
     prompt = system_prompt(fmt, editor=editor)
     for needed in ("Create a file", "Delete lines", "Insert lines", "Append to a file", "`git rm", "`git mv",

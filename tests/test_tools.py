@@ -234,6 +234,7 @@ def test_apply_edits_failure_carries_the_feedback_message(project: Path) -> None
     ("apply_edits", {"edits": ANSWER, "format": "klingon"}, "`format` must be one of"),
     ("apply_edits", {}, "`edits` is missing"),
     ("apply_patch", {"operation": {"type": "rename_file", "path": "a"}}, "operation type must be one of"),
+    ("apply_patch", {}, "`input` (the patch"),
     ("apply_patch", {"operation": {"type": "delete_file", "path": "a\n*** Delete File: b"}}, "one non-empty line"),
     ("rm", {}, "there is no tool `rm`"),
 ])
@@ -244,3 +245,53 @@ def test_bad_arguments_get_an_error_reply_never_an_exception(project: Path, name
     assert not reply.ok and reply.is_error
     assert reply.text.startswith("Error: ") and expected in reply.text
     assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file() and ".editblocks" not in p.parts} == before
+
+
+def test_undo_edit_refuses_when_the_last_edit_was_to_another_file(project: Path) -> None:
+    handler = ToolHandler(project)
+    assert edit(handler, command="str_replace", path="pkg/mod.py", old_str="b = 2", new_str="b = 3").ok
+    refused = edit(handler, command="undo_edit", path="app.py")
+    assert not refused.ok and "changed pkg/mod.py, not app.py" in refused.text
+    assert (project / "pkg" / "mod.py").read_bytes() == b"a = 1\r\nb = 3\r\n"
+    assert edit(handler, command="undo_edit", path="pkg/mod.py").ok
+    assert (project / "pkg" / "mod.py").read_bytes() == b"a = 1\r\nb = 2\r\n"
+
+
+PATCH = ("*** Begin Patch\n*** Update File: app.py\n@@ def g():\n-\treturn 1\n+\treturn 2\n"
+         "*** Delete File: pkg/mod.py\n*** Add File: notes.md\n+# notes\n*** End Patch\n")
+
+
+def test_apply_patch_takes_v4a_text_and_undo_brings_a_deleted_file_back(project: Path) -> None:
+    handler = ToolHandler(project)
+    reply = handler.call("apply_patch", {"input": PATCH})
+    assert reply.ok, reply.text
+    assert "Files changed: notes.md (created), app.py, pkg/mod.py (deleted)." in reply.text
+    assert (project / "app.py").read_text().endswith("def g():\n\treturn 2\n")
+    assert not (project / "pkg" / "mod.py").exists() and (project / "notes.md").read_text() == "# notes\n"
+    assert handler.call("undo").ok
+    assert (project / "pkg" / "mod.py").read_bytes() == b"a = 1\r\nb = 2\r\n" and not (project / "notes.md").exists()
+
+
+def test_apply_patch_takes_the_responses_api_operations(project: Path) -> None:
+    handler = ToolHandler(project)
+    assert handler.call("apply_patch", {"operation": {"type": "create_file", "path": "n.txt", "diff": "+a\n+b\n"}}).ok
+    assert (project / "n.txt").read_text() == "a\nb\n"
+    update = {"type": "update_file", "path": "n.txt", "diff": "@@\n a\n-b\n+c\n"}
+    assert handler.call("apply_patch", update).ok and (project / "n.txt").read_text() == "a\nc\n"
+    assert handler.call("apply_patch", {"type": "delete_file", "path": "n.txt"}).ok
+    assert not (project / "n.txt").exists()
+
+
+def test_apply_patch_refuses_an_ambiguous_hunk_naming_both_places(project: Path) -> None:
+    before = (project / "app.py").read_bytes()
+    reply = ToolHandler(project).call("apply_patch", {"operation": {
+        "type": "update_file", "path": "app.py", "diff": "@@\n-\treturn 1\n+\treturn 2\n"}})
+    assert not reply.ok and "lines 2 and 6" in reply.text and "*** Begin Patch" in reply.text
+    assert (project / "app.py").read_bytes() == before
+
+
+def test_a_thousand_occurrences_give_a_bounded_reply(project: Path) -> None:
+    (project / "many.txt").write_text("x\n" * 5000)
+    reply = edit(ToolHandler(project), command="str_replace", path="many.txt", old_str="x", new_str="y")
+    assert not reply.ok and "occurs 1000 or more times" in reply.text and "and 950 more" in reply.text
+    assert len(reply.text) < 1000

@@ -39,6 +39,7 @@ from editblocks.model import (
 from editblocks.parsing.stream import StreamParser, parse
 
 if TYPE_CHECKING:
+    from editblocks import tools
     from editblocks.parsing.render import render
     from editblocks.parsing.validate import Validation, validate
     from editblocks.prompts import example_messages, reminder, system_prompt
@@ -56,6 +57,7 @@ _LAZY = {
     "render": "editblocks.parsing.render",
     "reply_format": "editblocks.report.feedback",
     "system_prompt": "editblocks.prompts",
+    "tools": "editblocks.tools",  # a module: tool definitions and ToolHandler
     "validate": "editblocks.parsing.validate",
 }
 
@@ -65,7 +67,8 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'editblocks' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
+    loaded = import_module(module)
+    value = loaded if module == f"{__name__}.{name}" else getattr(loaded, name)
     globals()[name] = value
     return value
 
@@ -107,5 +110,6 @@ __all__ = [
     "render",
     "reply_format",
     "system_prompt",
+    "tools",
     "validate",
 ]

@@ -130,17 +130,16 @@ def _scoped_edit(block: EditBlock, state: _FileState, options: PlanOptions) -> E
     assert scope is not None
     lines, index = state.lines_and_index()
     start = min(state.cursor, len(lines)) if scope.after_previous else 0
-    after = "the start of the file"
-    if scope.after_previous and start:
-        after = f"the previous hunk (line {start})"
+    after = f"the previous hunk, which ends at line {start}" if start else ""
     for anchor in scope.anchors:
         found_at = _find_anchor(lines, anchor, start)
         if found_at is None:
+            where = f" after {after}" if after else ""
             return EditResult(block, Status.FAILED,
-                              f"the `@@ {anchor}` line was not found in {state.source.key} after {after}; an `@@` "
-                              "line must repeat a line of the file exactly (such as a class or function line), "
-                              "in file order", Reason.NOT_FOUND)
-        start, after = found_at + 1, f"its `@@ {anchor}` line (line {found_at + 1})"
+                              f"the `@@ {anchor}` line was not found in {state.source.key}{where}; an `@@` line must "
+                              "repeat a line of the file exactly (such as a class or function line), in file order",
+                              Reason.NOT_FOUND)
+        start, after = found_at + 1, f"its `@@ {anchor}` line, line {found_at + 1}"
     search, replacement = _lines(block.search), _lines(block.replace)
     if not search:
         at = _insertion_point(block, state, start, len(lines))
@@ -158,7 +157,7 @@ def _scoped_edit(block: EditBlock, state: _FileState, options: PlanOptions) -> E
         return result
     if isinstance(outcome, Ambiguous):
         result = _ambiguous(block, state.source.key, outcome, state, len(search))
-        return replace(result, reason=f"{result.reason} (looked for after {after})") if start else result
+        return replace(result, reason=f"{result.reason}; looked for after {after}") if start else result
     result = _not_found(block, state.source.key, lines, outcome)
     where = "at the end of the file" if scope.at_end else f"after {after}"
     if start and search:
@@ -166,7 +165,7 @@ def _scoped_edit(block: EditBlock, state: _FileState, options: PlanOptions) -> E
         if not isinstance(earlier, NotFound):
             return replace(result, reason=f"the hunk's lines were not found in {state.source.key} {where}; they "
                                           "occur only before it (hunks and `@@` lines must be in file order)")
-    return replace(result, reason=f"{result.reason} (looked for {where})" if start or scope.at_end else result.reason)
+    return replace(result, reason=f"{result.reason}; looked for {where}" if start or scope.at_end else result.reason)
 
 
 def _insertion_point(block: EditBlock, state: _FileState, after_anchors: int, length: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from editblocks.model import BlockKind, Diagnostic, EditBlock, Format, ParseResult, Scope, Severity
+from editblocks.model import BlockKind, Diagnostic, EditBlock, Format, ParseResult, Scope, Severity, ShellSuggestion
 
 
 def joined(lines: Iterable[str]) -> str:
@@ -33,6 +33,7 @@ class Collector:
     format: Format
     blocks: list[EditBlock] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    shell: list[ShellSuggestion] = field(default_factory=list)
 
     def error(self, line: int, message: str) -> None:
         self.diagnostics.append(Diagnostic(Severity.ERROR, line, message))
@@ -51,4 +52,4 @@ class Collector:
 
     def result(self) -> ParseResult:
         self.diagnostics.sort(key=lambda d: d.line)
-        return ParseResult(self.format.value, tuple(self.blocks), (), tuple(self.diagnostics))
+        return ParseResult(self.format.value, tuple(self.blocks), tuple(self.shell), tuple(self.diagnostics))

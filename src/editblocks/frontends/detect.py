@@ -14,18 +14,26 @@ from editblocks.model import Format, ParseResult
 
 
 def front_end_parse(text: str, format: Format, known_files: Collection[str] | None = None) -> ParseResult:
-    """The blocks of ``text`` read by the front-end of ``format`` (one of `FRONT_END_FORMATS`)."""
+    """The blocks of ``text`` read by the front-end of ``format`` (one of `FRONT_END_FORMATS`).
+
+    A patch's shell suggestions come from the prose around it, read as the marker parser reads it.
+    """
+    if format is Format.WHOLE:
+        from editblocks.frontends.whole import parse_whole
+
+        return parse_whole(text, known_files)
     if format is Format.V4A:
         from editblocks.frontends.v4a import parse_v4a
 
-        return parse_v4a(text)
-    if format is Format.UDIFF:
+        found = parse_v4a(text)
+    else:
         from editblocks.frontends.unified import parse_unified
 
-        return parse_unified(text)
-    from editblocks.frontends.whole import parse_whole
+        found = parse_unified(text)
+    from editblocks.parsing.stream import parsed_whole
 
-    return parse_whole(text, known_files)
+    shell = parsed_whole(text, Format.AUTO, known_files=known_files).result().shell
+    return ParseResult(found.format, found.blocks, shell, found.diagnostics)
 
 
 def auto_patch(text: str, markers: ParseResult) -> ParseResult | None:

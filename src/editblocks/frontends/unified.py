@@ -69,10 +69,11 @@ def looks_like_unified(text: str) -> bool:
 def parse_unified(text: str) -> ParseResult:
     """Every file change in the unified diffs of ``text``; never raises."""
     lines = text.replace("\r\n", "\n").split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the text's last line break ends a line; it does not start an empty one
     out = Collector(Format.UDIFF)
     current: _File | None = None
     hunk: _Hunk | None = None
-    sections = 0
     index = 0
     while index < len(lines):
         line = lines[index]
@@ -87,12 +88,12 @@ def parse_unified(text: str) -> ParseResult:
             hunk = None
         if line.startswith("diff --git "):
             _emit(out, current)
-            current, sections = _File(number), sections + 1
+            current = _File(number)
             _git_names(current, line[len("diff --git ") :])
         elif line.startswith("--- ") and following is not None and following.startswith("+++ "):
             if current is None or current.headers or current.hunks:
                 _emit(out, current)
-                current, sections = _File(number), sections + 1
+                current = _File(number)
             current.old_path, current.new_path = _header_path(line[4:], "a/"), _header_path(following[4:], "b/")
             current.headers = True
             index += 1
@@ -114,9 +115,6 @@ def parse_unified(text: str) -> ParseResult:
     if hunk is not None:
         _close_hunk(out, hunk)
     _emit(out, current)
-    if not sections:
-        out.error(1, "no unified diff found: a diff starts with `diff --git` or with a `--- a/path` line "
-                     "followed by a `+++ b/path` line")
     return out.result()
 
 
@@ -125,12 +123,16 @@ def _in_hunk(hunk: _Hunk, line: str, following: str | None) -> bool:
     if line.startswith("\\"):
         return True
     remaining = _remaining(hunk)
-    if remaining is not None and remaining > 0:
-        return line[:1] in _HUNK_PREFIXES or not line
+    counted = remaining is not None and remaining > 0
+    if not line:  # a blank context line whose space was lost, or the end of the hunk: the next line tells
+        if following is None:
+            return False
+        return (following[:1] in _HUNK_PREFIXES and not following.startswith(("--- ", "+++ "))) or (
+            counted and not following)
+    if counted:
+        return line[:1] in _HUNK_PREFIXES
     if line.startswith(("--- ", "+++ ", "@@", "diff --git ")):
         return False
-    if not line:
-        return following is not None and following[:1] in _HUNK_PREFIXES and not following.startswith("--- ")
     return line[:1] in _HUNK_PREFIXES
 
 

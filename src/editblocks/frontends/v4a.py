@@ -92,12 +92,11 @@ class _Reader:
         self.patch_line: int | None = None  # the open patch's `*** Begin Patch` line
         self.indent = ""
         self.section: _Section | None = None
-        self.patches = 0
 
     def line(self, number: int, raw: str) -> None:
         if self.patch_line is None:
             if raw.strip() == BEGIN:
-                self.patch_line, self.patches = number, self.patches + 1
+                self.patch_line = number
                 self.indent = raw[: len(raw) - len(raw.lstrip())]
             return
         line = raw[len(self.indent) :] if self.indent and raw.startswith(self.indent) else raw
@@ -116,8 +115,6 @@ class _Reader:
     def finish(self, last: int) -> None:
         if self.patch_line is not None:
             self._unfinished(last, f"the patch begun at line {self.patch_line} has no `{END}` line (cut short?)")
-        if not self.patches:
-            self.out.error(1, f"no V4A patch found: a patch starts with a `{BEGIN}` line")
 
     # --- headers ----------------------------------------------------------------------------------------------
 
@@ -129,7 +126,7 @@ class _Reader:
         elif head == BEGIN:
             self._unfinished(number, f"the patch begun at line {self.patch_line} has no `{END}` line before the "
                                      f"next `{BEGIN}`")
-            self.patch_line, self.patches = number, self.patches + 1
+            self.patch_line = number
         elif head.startswith((ADD, DELETE, UPDATE)):
             self._close()
             kind = _Kind.ADD if head.startswith(ADD) else _Kind.DELETE if head.startswith(DELETE) else _Kind.UPDATE

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
+from pydantic import Field
 
 from editblocks.frontends.tools import APPLY_EDITS, APPLY_PATCH, CHECK_EDITS, TEXT_EDITOR, UNDO, tool_specs
 from editblocks.parsing.catalog import CATALOG
@@ -42,23 +43,31 @@ def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: 
         return CallToolResult(content=[TextContent(type="text", text=reply.text)], is_error=not reply.ok)
 
     @server.tool(name=TEXT_EDITOR, description=descriptions[TEXT_EDITOR])
-    async def text_editor(command: str, path: str, view_range: list[int] | None = None, file_text: str | None = None,
-                          old_str: str | None = None, new_str: str | None = None,
-                          insert_line: int | None = None) -> CallToolResult:
+    async def text_editor(
+        command: Annotated[str, _about(TEXT_EDITOR, "command")],
+        path: Annotated[str, _about(TEXT_EDITOR, "path")],
+        view_range: Annotated[list[int] | None, _about(TEXT_EDITOR, "view_range")] = None,
+        file_text: Annotated[str | None, _about(TEXT_EDITOR, "file_text")] = None,
+        old_str: Annotated[str | None, _about(TEXT_EDITOR, "old_str")] = None,
+        new_str: Annotated[str | None, _about(TEXT_EDITOR, "new_str")] = None,
+        insert_line: Annotated[int | None, _about(TEXT_EDITOR, "insert_line")] = None,
+    ) -> CallToolResult:
         return await run(TEXT_EDITOR, {"command": command, "path": path, "view_range": view_range,
                                        "file_text": file_text, "old_str": old_str, "new_str": new_str,
                                        "insert_line": insert_line})
 
     @server.tool(name=APPLY_PATCH, description=descriptions[APPLY_PATCH])
-    async def apply_patch(input: str) -> CallToolResult:
+    async def apply_patch(input: Annotated[str, _about(APPLY_PATCH, "input")]) -> CallToolResult:
         return await run(APPLY_PATCH, {"input": input})
 
     @server.tool(name=APPLY_EDITS, description=descriptions[APPLY_EDITS])
-    async def apply_edits(edits: str, format: str = "auto") -> CallToolResult:
+    async def apply_edits(edits: Annotated[str, _about(APPLY_EDITS, "edits")],
+                          format: Annotated[str, _about(APPLY_EDITS, "format")] = "auto") -> CallToolResult:
         return await run(APPLY_EDITS, {"edits": edits, "format": format})
 
     @server.tool(name=CHECK_EDITS, description=descriptions[CHECK_EDITS])
-    async def check_edits(edits: str, format: str = "auto") -> CallToolResult:
+    async def check_edits(edits: Annotated[str, _about(CHECK_EDITS, "edits")],
+                          format: Annotated[str, _about(CHECK_EDITS, "format")] = "auto") -> CallToolResult:
         return await run(CHECK_EDITS, {"edits": edits, "format": format})
 
     @server.tool(name=UNDO, description=descriptions[UNDO])
@@ -66,8 +75,7 @@ def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: 
         return await run(UNDO, {})
 
     for fmt in PROMPT_FORMATS:
-        if _has_prompt(fmt):
-            _add_prompt(server, fmt)
+        _add_prompt(server, fmt)
 
     @server.resource(FORMATS_URI, name="formats", description="The edit formats editblocks reads, with an example "
                      "of each.", mime_type="application/json")
@@ -78,13 +86,14 @@ def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: 
     return server
 
 
-def _has_prompt(fmt: str) -> bool:
-    """Whether the format has a system prompt yet (a format may be read before its prompt is written)."""
-    try:
-        system_prompt(fmt)
-    except (KeyError, ValueError):
-        return False
-    return True
+def _about(tool: str, argument: str) -> Any:
+    """The argument's description (and allowed values) from the tool's own definition, for the MCP schema."""
+    schema = next(spec for spec in tool_specs([tool])).parameters["properties"][argument]
+    allowed = schema.get("enum")
+    text = schema.get("description", "")
+    if allowed:
+        text = (text + " " if text else "") + "One of: " + ", ".join(allowed) + "."
+    return Field(description=text)
 
 
 def _add_prompt(server: MCPServer, fmt: str) -> None:

@@ -4,7 +4,8 @@ The texts are prose, so they live next to this module as markdown files
 rather than as string literals: `common.md` holds what every format shares
 (the rules), `examples.md` the user's side of the example exchanges, and one
 file per format family (`diff.md` for diff and diff-fenced, then
-`search-replace.md`, `anchored.md`, `guillemet.md`) the layout, the kinds of
+`search-replace.md`, `anchored.md`, `guillemet.md`, and for the front-ends
+`v4a.md`, `udiff.md`, `whole.md`) the layout, the kinds of
 change, the example answers and the words the feedback message uses.
 
 A file is cut into sections by lines of the form `[[name]]`. A section can
@@ -38,6 +39,9 @@ _FAMILY_FILES = {
     Format.SEARCH_REPLACE: "search-replace.md",
     Format.ANCHORED: "anchored.md",
     Format.GUILLEMET: "guillemet.md",
+    Format.V4A: "v4a.md",
+    Format.UDIFF: "udiff.md",
+    Format.WHOLE: "whole.md",
 }
 _EDITOR_FORMATS = {Format.EDITOR_DIFF: Format.DIFF, Format.EDITOR_DIFF_FENCED: Format.DIFF_FENCED}
 _SECTION = re.compile(r"^\[\[([a-z0-9-]+)\]\]$", re.MULTILINE)
@@ -61,7 +65,7 @@ def system_prompt(
         _common("intro-editor" if variant.editor else "intro"),
         _family(variant, "layout"),
         _family(variant, "changes"),
-        _common("file-ops"),
+        _shared(variant, "file-ops"),
         _common("rules"),
         _family(variant, "rules"),
     ]
@@ -89,7 +93,7 @@ def reminder(
 ) -> str:
     """The format and its rules in brief, to repeat at the end of the conversation."""
     variant = _variant(format, editor, shell)
-    points = [_common("reminder"), _family(variant, "reminder-rules")]
+    points = [_shared(variant, "reminder"), _family(variant, "reminder-rules")]
     if variant.shell:
         points.append(_common("reminder-shell"))
     return _fill(_family(variant, "reminder") + "\n\n" + "\n".join(points), fence) + "\n"
@@ -133,6 +137,12 @@ def _variant(format: Format | str, editor: bool, shell: bool) -> _Variant:
 
 def _common(name: str) -> str:
     return _sections("common.md")[name]
+
+
+def _shared(variant: _Variant, name: str) -> str:
+    """A section every format shares, unless the format's file replaces it (`common-<name>`): patches delete
+    and rename files themselves, so they need no `git rm` request."""
+    return _sections(_FAMILY_FILES[variant.layout]).get(f"common-{name}") or _common(name)
 
 
 def _family(variant: _Variant, name: str) -> str:

@@ -202,8 +202,12 @@ def summary_line(result: ApplyResult, *, dry_run: bool) -> Text:
         text.append(" · modified: " + printable(", ".join(result.files_modified)))
     if result.files_created:
         text.append(" · created: " + printable(", ".join(result.files_created)))
+    if result.files_deleted:
+        text.append(" · deleted: " + printable(", ".join(result.files_deleted)))
+    if result.files_renamed:
+        text.append(" · renamed: " + printable(", ".join(f"{old} → {new}" for old, new in result.files_renamed)))
     if dry_run:
         text.append(" · dry run, nothing written", style="yellow")
-    elif not result.written and (result.files_modified or result.files_created):
+    elif not result.written and result.diffs:
         text.append(" · nothing written", style="bold red")
     return text

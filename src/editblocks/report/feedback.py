@@ -207,6 +207,8 @@ def _applied_section(results: Sequence[EditResult], dry_run: bool) -> list[str]:
 def _applied_where(result: EditResult) -> str:
     if result.block.kind is BlockKind.CREATE:
         where = " (created the file)"
+    elif result.block.kind in (BlockKind.DELETE, BlockKind.MOVE, BlockKind.WHOLE):
+        where = f" ({result.reason or 'replaced the whole file'})"
     else:
         where = f" ({_lines_at(result)})" if result.start_line is not None else ""
     return f"the block at line {result.block.line} of your reply{where}"

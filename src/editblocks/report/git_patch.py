@@ -42,15 +42,26 @@ def _file_patch(diff: FileDiff) -> bytes:
     bom, codec = ENCODINGS.get(diff.encoding, (b"", "utf-8"))
     old = None if diff.before is None else bom + diff.before.encode(codec, "surrogatepass")
     new = bom + diff.after.encode(codec, "surrogatepass")
-    old_name, new_name = _quoted("a/" + diff.path), _quoted("b/" + diff.path)
+    if diff.deleted:
+        new = b""
+    source = diff.moved_from or diff.path
+    old_name, new_name = _quoted("a/" + source), _quoted("b/" + diff.path)
     header = f"diff --git {old_name} {new_name}\n" + (f"new file mode {NEW_FILE_MODE}\n" if old is None else "")
+    if diff.moved_from is not None and old is not None:
+        header += f"rename from {_quoted(source)}\nrename to {_quoted(diff.path)}\n"
+    if diff.deleted:
+        header += f"deleted file mode {NEW_FILE_MODE}\n"
     if diff.encoding not in TEXT_ENCODINGS:
         return header.encode() + _binary_body(old, new)
-    if not new and old is None:
-        return header.encode()  # an empty new file: git writes no hunk for it
+    if not new and (old is None or diff.deleted and not old):
+        return header.encode()  # an empty new (or deleted) file: git writes no hunk for it
     before = None if diff.before is None else bom.decode(codec) + diff.before
-    hunks = unified_diff(diff.path, before, bom.decode(codec) + diff.after).split("\n", 2)[2]
-    names = f"--- {'/dev/null' if old is None else old_name}\n+++ {new_name}\n"
+    after = "" if diff.deleted else bom.decode(codec) + diff.after
+    body = unified_diff(diff.path, before, after, deleted=diff.deleted)
+    if "\n@@" not in body:
+        return header.encode()  # a pure rename
+    hunks = body.split("\n", 2)[2]
+    names = f"--- {'/dev/null' if old is None else old_name}\n+++ {'/dev/null' if diff.deleted else new_name}\n"
     return (header + names + hunks).encode("utf-8", "surrogatepass")
 
 

@@ -67,6 +67,10 @@ def _section(heading: str, *parts: RenderableType) -> str:
 
 def _diff_section(diff: FileDiff) -> str:
     tag = ' <span class="tag">new file</span>' if diff.created else ""
+    if diff.deleted:
+        tag = ' <span class="tag">deleted</span>'
+    elif diff.moved_from is not None:
+        tag = f' <span class="tag">renamed {escape(printable(diff.moved_from))} → {escape(printable(diff.path))}</span>'
     return f"<h2>{escape(printable(diff.path))}{tag}</h2>\n<pre>{_html(render_diff(diff.unified))}</pre>"
 
 

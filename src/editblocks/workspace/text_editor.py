@@ -35,6 +35,7 @@ from editblocks.workspace.workspace import Workspace
 
 MAX_VIEW_CHARS = 100_000
 MAX_LISTED = 400
+MAX_LISTED_OCCURRENCES = 50  # the reply names every line up to here; a hostile file may hold thousands
 _ROOT_SPELLINGS = frozenset({"", ".", "./", "/"})
 _PROBE = "editblocks-folder-probe"
 
@@ -182,14 +183,32 @@ class TextEditor:
             return PlannedEdit(change, f"Inserted {counted(len(change.new_lines), 'line')} {where}.")
         return self.edit(path, decide)
 
-    def undo(self) -> EditorReply:
+    def undo(self, path: str | None = None) -> EditorReply:
+        """Undo the most recent edit run; with ``path`` (`undo_edit`), only if that run changed the file."""
         if not self.workspace.has_journal():
             return EditorReply("Error: there is nothing to undo.", False)
         with self.workspace.lock(wait=self._lock_wait):
+            if path is not None:
+                refused = self._other_file(path)
+                if refused is not None:
+                    return refused
             outcome = self.workspace.undo()
         if not outcome.ok:
             return EditorReply(f"Error: {outcome.message}", False)
         return EditorReply(outcome.message or "Undid the last edit.", True)
+
+    def _other_file(self, path: str) -> EditorReply | None:
+        """Why `undo_edit` of ``path`` would undo something else, if it would."""
+        rel = self.workspace.resolve(path)
+        if isinstance(rel, Refusal):
+            return EditorReply(f"Error: {rel.reason}", False)
+        paths = self.workspace.next_undo_paths()
+        if paths is None:
+            return EditorReply("Error: there is nothing to undo.", False)
+        if rel not in paths:
+            return EditorReply(f"Error: the most recent edit changed {', '.join(paths)}, not {rel}; `undo_edit` "
+                               "only takes back the most recent edit.", False)
+        return None
 
     def _locked(self, path: str, write: Callable[[FileSnapshot], EditorReply]) -> EditorReply:
         with self.workspace.lock(wait=self._lock_wait):
@@ -226,7 +245,9 @@ def as_edit(found: LineEdit | Occurrences, path: str) -> Decided:
     if isinstance(found, LineEdit):
         return PlannedEdit(found, f"Replaced the text at line {found.start + 1} of {path}.")
     lines = found.lines
-    listed = ", ".join(str(n) for n in lines[:-1]) + f" and {lines[-1]}" if len(lines) > 1 else ""
+    shown = lines[:MAX_LISTED_OCCURRENCES]
+    listed = ", ".join(str(n) for n in shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else ""
+    listed += f" and {len(lines) - len(shown)} more" if len(lines) > len(shown) else ""
     more = " or more" if found.truncated else ""
     return EditorReply(f"Error: `old_str` occurs {len(lines)}{more} times in {path} (starting at lines {listed}); "
                        "it must occur exactly once. Include more of the surrounding text so it matches one place.",

@@ -96,9 +96,9 @@ class ToolHandler:
         command = text_argument(args, "command")
         if command not in TEXT_EDITOR_COMMANDS:
             raise ArgumentError(f"`command` must be one of {', '.join(TEXT_EDITOR_COMMANDS)}, not {command!r}")
-        if command == "undo_edit":
-            return _reply(self._editor.undo())
         path = text_argument(args, "path")
+        if command == "undo_edit":
+            return _reply(self._editor.undo(path))
         if command == "view":
             return _reply(self._editor.view(path, view_range_argument(args)))
         if command == "create":
@@ -167,18 +167,18 @@ class ToolHandler:
         if operation is not None:
             patch = operation_patch(arguments(operation))
         else:
-            patch = text_argument(args, "input", required=False) or text_argument(args, "patch")
-        try:
-            fmt = Format("v4a")
-        except ValueError:
-            return ToolReply("Error: this editblocks cannot read V4A patches; send the edits to `apply_edits` as "
-                             "SEARCH/REPLACE blocks.", False)
-        return self._run(patch, parse(patch, format=fmt), dry_run=False)
+            patch = text_argument(args, "input", required=False) or text_argument(args, "patch", required=False)
+            if not patch:
+                raise ArgumentError("the argument `input` (the patch, `*** Begin Patch` to `*** End Patch`) is "
+                                    "missing")
+        return self._run(patch, parse(patch, format=Format.V4A), dry_run=False)
 
     def _run(self, answer: str, parsed: ParseResult, *, dry_run: bool) -> ToolReply:
         result = apply(parsed, self.root, dry_run=dry_run, git_add=self._git_add and not dry_run, **self._options)
         message = feedback_message(result, format=reply_format(answer, parsed))
-        changed = [*(f"{path} (created)" for path in result.files_created), *result.files_modified]
+        changed = [*(f"{path} (created)" for path in result.files_created), *result.files_modified,
+                   *(f"{path} (deleted)" for path in result.files_deleted),
+                   *(f"{old} (renamed to {new})" for old, new in result.files_renamed)]
         if changed and not dry_run and result.written:
             message += "\nFiles changed: " + ", ".join(changed) + "."
         ok = bool(result.results) and all(r.status is Status.APPLIED or r.code is Reason.ALREADY_APPLIED

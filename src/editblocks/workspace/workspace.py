@@ -34,6 +34,7 @@ from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES, Journal
 from editblocks.workspace.lock import WorkspaceError, hold
 from editblocks.workspace.paths import Refusal
 from editblocks.workspace.reading import FileSnapshot, Reader
+from editblocks.workspace.records import Run, RunState
 from editblocks.workspace.undo import Undoer, UndoOutcome
 
 __all__ = ["Workspace"]
@@ -91,6 +92,18 @@ class Workspace:
         `lock()` around it: a run another process is still writing also looks pending.
         """
         return self._undoer.undo(force=force)
+
+    def next_undo_paths(self) -> tuple[str, ...] | None:
+        """The files of the run `undo` would undo next, or None when there is no such run or its record is damaged."""
+        try:
+            records = self._journal.records()
+        except OSError:
+            return None
+        for record in records:
+            if isinstance(record, Run) and record.state is RunState.UNDONE:
+                continue
+            return tuple(entry.path for entry in record.entries) if isinstance(record, Run) else None
+        return None
 
     def has_journal(self) -> bool:
         """Whether anything is at `.editblocks` (without creating the journal folder to find out)."""
