@@ -323,3 +323,14 @@ def test_tool_calls_without_yes_run_on_a_copy_and_land_after_confirmation(projec
     document = json.loads(accepted.stdout)
     Draft202012Validator(output_schema("ask")).validate(document)
     assert document["rounds"][0]["tool_calls"][0]["ok"] is True and document["files_written"] == ["app.py"]
+
+
+def test_a_v4a_patch_answer_is_applied_with_its_deletion(project: Path) -> None:
+    (project / "old.py").write_text("obsolete = True\n")
+    patch = ("*** Begin Patch\n*** Update File: app.py\n@@ def greet(name):\n-    return 'Hello ' + name\n"
+             "+    return f'Hello {name}!'\n*** Delete File: old.py\n*** End Patch\n")
+    with scripted([Answer("Here is the patch.\n\n" + patch)]) as server:
+        result = run_ask(server.base_url, "--format", "v4a", "--yes")
+    assert result.exit_code == 0, result.output
+    assert "*** Begin Patch" in server.requests[0]["body"]["messages"][0]["content"]
+    assert "return f'Hello {name}!'" in (project / "app.py").read_text() and not (project / "old.py").exists()

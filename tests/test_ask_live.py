@@ -118,3 +118,17 @@ def test_the_terminal_view_prints_prose_and_verdicts_and_keeps_the_growing_block
     shown = buffer.getvalue()
     assert "First a.py." in shown and "✓ a.py:2  block at line 5  exact" in shown
     assert "✗ b.py  block at line " in shown and "the old text was not found in b.py" in shown and "Done." in shown
+
+
+def test_a_patch_answer_gets_its_verdicts_when_it_ends_deletion_included() -> None:
+    patch = ("Patch:\n\n*** Begin Patch\n*** Update File: a.py\n@@\n one = 1\n-two = 2\n+two = 22\n"
+             "*** Delete File: b.py\n*** End Patch\n\nDone.\n")
+    live_locator = locator()
+    live = LiveAnswer(live_locator)
+    verdicts = [e for char in patch for e in live.feed(char) if isinstance(e, BlockLocated)]
+    assert verdicts == []  # a patch is read whole, by its front-end
+    verdicts = [e for e in live.close() if isinstance(e, BlockLocated)]
+    assert [(e.result.status, e.result.path) for e in verdicts] == [(Status.APPLIED, "a.py"), (Status.APPLIED, "b.py")]
+    result = live_locator.round_result(dry_run=True)
+    assert result.files_modified == ("a.py",) and result.files_deleted == ("b.py",)
+    assert live.result() == parse(patch)

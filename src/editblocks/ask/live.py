@@ -7,6 +7,10 @@ before the answer is over. The parser holds a finished block back one step
 (a stray marker right after it would withdraw it); the block is located at
 once anyway, and its new text is taken into the in-memory files only when
 the parser confirms it. A withdrawn block becomes a `BlockWithdrawn`.
+
+Patches (V4A, unified diffs) and whole-file answers are read by their
+front-ends from the whole text, so their blocks get their verdicts when the
+answer ends; the prose around them streams as usual.
 """
 
 from __future__ import annotations
@@ -15,8 +19,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from editblocks.ask.locator import LiveLocator, Located
-from editblocks.model import BlockCompleted, EditBlock, EditResult, Event, Format, ParseResult
-from editblocks.parsing.stream import StreamParser
+from editblocks.model import FRONT_END_FORMATS, BlockCompleted, EditBlock, EditResult, Event, Format, ParseResult
+from editblocks.parsing.stream import StreamParser, parse
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,11 @@ class LiveAnswer:
 
     def __init__(self, locator: LiveLocator, format: Format | str = Format.AUTO,
                  known_files: Collection[str] | None = None) -> None:
-        self._parser = StreamParser(format, known_files=known_files)
+        self._format = Format(format)
+        self._known_files = known_files
+        streamed = Format.AUTO if self._format in FRONT_END_FORMATS else self._format
+        self._parser = StreamParser(streamed, known_files=known_files)
+        self._whole: ParseResult | None = None  # a patch or whole-file answer, read by its front-end at the end
         self._locator = locator
         self._chunks: list[str] = []
         self._pending: Located | None = None  # located, not yet confirmed by the parser
@@ -62,10 +70,19 @@ class LiveAnswer:
         return self._after(events, held)
 
     def close(self) -> list[LiveEvent]:
-        return self._after(self._parser.close(), None)
+        events = self._after(self._parser.close(), None)
+        if self._format in FRONT_END_FORMATS or (self._format is Format.AUTO and not self.located):
+            whole = parse(self.text, self._format, known_files=self._known_files)
+            if whole.blocks and not self.located:
+                self._whole = whole
+                for block in whole.blocks:
+                    located = self._locator.locate(block)
+                    self._confirm(located)
+                    events.append(BlockLocated(block, located.result))
+        return events
 
     def result(self) -> ParseResult:
-        return self._parser.result()
+        return self._whole if self._whole is not None else self._parser.result()
 
     def _after(self, events: list[Event], held: EditBlock | None) -> list[LiveEvent]:
         out: list[LiveEvent] = []

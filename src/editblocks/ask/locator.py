@@ -22,12 +22,15 @@ from editblocks.report.diffs import unified_diff
 
 @dataclass(frozen=True)
 class Located:
-    """A block's verdict and, when it applies, the file text it leaves (taken only once the block is confirmed)."""
+    """A block's verdict and, when it applies, the texts it leaves (taken only once the block is confirmed).
+
+    ``changes`` pairs each file the block changes with its new text, None for a file it deletes (or moves away).
+    """
 
     block: EditBlock
     result: EditResult
     key: str
-    text: str | None
+    changes: tuple[tuple[str, str | None], ...] = ()
     repeat: bool = False  # an earlier round applied this very block: the workspace must not see it again
 
 
@@ -57,22 +60,26 @@ class LiveLocator:
         if (key, block.search, block.replace) in self._applied:
             result = EditResult(block, Status.SKIPPED, "this very block already applied earlier in this run; "
                                 "not applied again", Reason.ALREADY_APPLIED, file=key)
-            return Located(block, result, key, None, repeat=True)
+            return Located(block, result, key, repeat=True)
         policy = self._options.policy or default_policy(block.format)
         if state.failed and policy is Policy.SKIP_FILE:
             result = EditResult(block, Status.SKIPPED, f"skipped: an earlier block for {key} failed",
                                 Reason.SKIPPED_AFTER_FAILURE, file=key)
-            return Located(block, result, key, None)
+            return Located(block, result, key)
         source = replace(state.source, text=state.text)
         plan = plan_edits([block], {block.path: source}, self._options)
-        text = plan.files[0].text if plan.files else None
-        return Located(block, plan.results[0], key, text)
+        changes = tuple((file.key, None if file.deleted else file.text) for file in plan.files)
+        changes += tuple((file.moved_from, None) for file in plan.files if file.moved_from is not None)
+        return Located(block, plan.results[0], key, changes)
 
     def accept(self, located: Located) -> None:
         """Take a located block into the copies: the next block of its file meets the text it left."""
         state = self._files[located.key]
-        if located.text is not None:
-            state.text = located.text
+        for key, text in located.changes:
+            changed = self._files.get(key)
+            if changed is None:
+                changed = self._files[key] = _File(Source(key, None), None, None)
+            changed.text = text
         if located.result.status is Status.APPLIED:
             self._applied.add((located.key, located.block.search, located.block.replace))
         elif located.result.status is Status.FAILED:
@@ -97,15 +104,16 @@ class LiveLocator:
     def round_result(self, *, dry_run: bool) -> ApplyResult:
         """This round's verdicts and diffs, as `apply` would report them without writing."""
         results = tuple(located.result for located in self._round)
-        changed = [(key, state) for key, state in self._files.items()
-                   if state.text is not None and state.text != state.round_start]
+        changed = [(key, state) for key, state in self._files.items() if state.text != state.round_start]
         diffs = tuple(FileDiff(key, state.round_start is None, unified_diff(key, state.round_start, state.text or ""),
-                               state.round_start, state.text or "") for key, state in changed)
+                               state.round_start, state.text or "", deleted=state.text is None)
+                      for key, state in changed)
         return ApplyResult(
             results=results,
-            files_modified=tuple(key for key, state in changed if state.round_start is not None),
+            files_modified=tuple(key for key, state in changed if None not in (state.round_start, state.text)),
             files_created=tuple(key for key, state in changed if state.round_start is None),
             shell=(), diffs=diffs, written=False, dry_run=dry_run,
+            files_deleted=tuple(key for key, state in changed if state.text is None),
         )
 
     def round_files(self) -> dict[str, tuple[str | None, str | None, bool]]:

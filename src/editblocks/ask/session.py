@@ -212,12 +212,13 @@ def _settle_round(options: AskOptions, workspace: Workspace, locator: LiveLocato
             return None
         result = _write(workspace, locator.round_blocks(), preview)
         locator.reload()
-        for path in result.files_modified + result.files_created:
+        touched = (result.files_modified + result.files_created + result.files_deleted
+                   + tuple(path for move in result.files_renamed for path in move))
+        for path in touched:
             if result.written and path not in outcome.written:
                 outcome.written.append(path)
-        if result.written:
-            view.note(f"wrote {counted(len(result.files_modified) + len(result.files_created), 'file')}: "
-                      + ", ".join(result.files_modified + result.files_created))
+        if result.written and touched:
+            view.note(f"wrote {counted(len(touched), 'file')}: " + ", ".join(touched))
         if [r.status for r in result.results] != [r.status for r in preview.results]:
             view.round_report(result, state="as written")
     current.result = result
