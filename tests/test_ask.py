@@ -334,3 +334,14 @@ def test_a_v4a_patch_answer_is_applied_with_its_deletion(project: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "*** Begin Patch" in server.requests[0]["body"]["messages"][0]["content"]
     assert "return f'Hello {name}!'" in (project / "app.py").read_text() and not (project / "old.py").exists()
+
+
+def test_the_editor_variant_of_the_prompt_is_sent_when_asked(project: Path) -> None:
+    from editblocks.prompts import example_messages, system_prompt
+
+    with scripted([Answer(prose(GREET))]) as server:
+        result = run_ask(server.base_url, "--editor", "--dry-run")
+    assert result.exit_code == 0, result.output
+    sent = server.requests[0]["body"]["messages"]
+    assert sent[0]["content"] == system_prompt("diff", editor=True) != system_prompt("diff")
+    assert sent[1:-1] == example_messages("diff", editor=True)

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
               help="The environment variable holding the API key.")
 @click.option("--format", "format_", type=click.Choice(PROMPT_FORMATS), default="diff", show_default=True,
               help="The edit format the model is asked to answer in.")
+@click.option("--editor", is_flag=True, help="The editor variant of the prompt: edits only, no shell commands.")
 @click.option("--tools", is_flag=True,
               help="Edit through tool calls (editblocks.tools, run by ToolHandler) instead of an edit format.")
 @root_option()
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
               help="Refuse to send a file larger than this.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def ask_command(instruction: str, files: tuple[str, ...], model: str | None, base_url: str | None, api_key_env: str,
-                format_: str, tools: bool, root: str | None, dry_run: bool, yes: bool, retries: int,
+                format_: str, editor: bool, tools: bool, root: str | None, dry_run: bool, yes: bool, retries: int,
                 git_commit: bool, timeout: float, backoff: float, max_file_bytes: int, as_json: bool) -> None:
     """Ask a model to edit FILES as INSTRUCTION says; its blocks are located live and applied after a yes."""
     from editblocks.ask.client import MISSING_EXTRA
@@ -74,7 +75,7 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
                              code="usage")
         key = "no-key"  # local servers (llama.cpp, Ollama, vLLM) usually take any key
     endpoint = Endpoint(model, base_url, key, timeout=timeout, backoff=backoff)
-    options = AskOptions(instruction, files, root or ".", Format(format_), dry_run=dry_run, yes=yes, retries=retries,
+    options = AskOptions(instruction, files, root or ".", Format(format_), editor=editor, dry_run=dry_run, yes=yes, retries=retries,
                          git_commit=git_commit, max_file_bytes=max_file_bytes, tools=tools)
     try:
         outcome = ask(options, endpoint, _view(as_json), _confirmer(as_json))
