@@ -75,8 +75,8 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
                              code="usage")
         key = "no-key"  # local servers (llama.cpp, Ollama, vLLM) usually take any key
     endpoint = Endpoint(model, base_url, key, timeout=timeout, backoff=backoff)
-    options = AskOptions(instruction, files, root or ".", Format(format_), editor=editor, dry_run=dry_run, yes=yes, retries=retries,
-                         git_commit=git_commit, max_file_bytes=max_file_bytes, tools=tools)
+    options = AskOptions(instruction, files, root or ".", Format(format_), editor=editor, dry_run=dry_run, yes=yes,
+                         retries=retries, git_commit=git_commit, max_file_bytes=max_file_bytes, tools=tools)
     try:
         outcome = ask(options, endpoint, _view(as_json), _confirmer(as_json))
     except AskInputError as error:
