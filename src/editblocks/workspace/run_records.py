@@ -61,22 +61,24 @@ class RunRecord:
 
 
 def start_record(root: str | os.PathLike[str], *, keep: int = KEEP_RECORDS) -> RunRecord:
-    """Make a new, empty run folder named after the UTC time (``20260101T120000Z``, then ``-2``... if taken).
+    """Make a new, empty run folder named after the UTC time to the microsecond (``20260101T120000.000123Z``).
 
-    Raises OSError with a sentence when the state folder cannot be used.
+    Names sort in time order, so pruning removes the oldest. Raises OSError
+    with a sentence when the state folder cannot be used.
     """
     resolved = Path(os.path.realpath(root))
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    now = time.time_ns() // 1000
     with _runs_folder(resolved, create=True) as runs:
         _prune(runs, keep - 1)
-        for attempt in range(1, 1000):
-            name = stamp if attempt == 1 else f"{stamp}-{attempt}"
+        for micros in range(now, now + 1000):  # a name taken in the same microsecond: the next one
+            seconds, fraction = divmod(micros, 1_000_000)
+            name = time.strftime("%Y%m%dT%H%M%S", time.gmtime(seconds)) + f".{fraction:06d}Z"
             try:
                 os.mkdir(name, dir_fd=runs)
             except FileExistsError:
                 continue
             return RunRecord(resolved, name)
-    raise OSError(errno.EEXIST, f"no free run folder name for {stamp}")
+    raise OSError(errno.EEXIST, "no free run folder name")
 
 
 def _prune(runs: int, keep: int) -> None:
