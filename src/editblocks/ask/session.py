@@ -203,7 +203,8 @@ def _settle_round(options: AskOptions, workspace: Workspace, locator: LiveLocato
         view.note(outcome.stopped[1])
         return None
     result = replace(preview, dry_run=options.dry_run)
-    view.round_report(result, state="dry run, nothing written" if options.dry_run else "not written yet")
+    state = "dry run, nothing written" if options.dry_run else "writing" if options.yes else "not written yet"
+    view.round_report(result, state=state)
     if not options.dry_run and preview.count(Status.APPLIED):
         if not options.yes and not confirm(preview):
             current.result = preview
