@@ -7,6 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from editblocks import parse
 from editblocks.cli import main
 
 GOOD = "I'll bump the version.\n\nsetup.py\n```python\n<<<<<<< SEARCH\nversion = '1.0'\n=======\nversion = '1.1'\n>>>>>>> REPLACE\n```\nThen `git rm old.cfg`.\n"
@@ -116,3 +117,13 @@ def test_formats_lists_every_format_with_an_example(runner):
     for name in ("diff", "diff-fenced", "editor-diff", "editor-diff-fenced", "search-replace", "anchored", "guillemet"):
         assert name in result.output
     assert "««« EDIT" in result.output
+    for name in ("v4a", "udiff", "whole"):
+        assert f"\n{name}  " in result.output
+    assert "*** Begin Patch" in result.output and "@@ ... @@" in result.output
+
+
+def test_the_front_end_examples_of_formats_parse_into_blocks():
+    from editblocks.parsing.catalog import CATALOG
+
+    for info in CATALOG:
+        assert parse(info.example, info.format).blocks, info.format

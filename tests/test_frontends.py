@@ -270,3 +270,13 @@ def test_front_end_parsing_grows_linearly() -> None:
 
 def test_block_kinds_of_patches_are_in_the_model() -> None:
     assert {BlockKind.DELETE.value, BlockKind.MOVE.value, BlockKind.WHOLE.value} <= {k.value for k in BlockKind}
+
+
+def test_shell_suggestions_come_from_the_prose_around_a_patch_never_from_inside_it() -> None:
+    inside = "*** Begin Patch\n*** Add File: run.md\n+```bash\n+rm -rf build\n+```\n*** End Patch\n"
+    text = "Run `git rm old.py` first.\n\n" + inside + "\n```bash\npytest -q\n```\n"
+    for fmt in ("v4a", "auto"):
+        result = parse(text, fmt)
+        assert [(s.command, s.line) for s in result.shell] == [("git rm old.py", 1), ("pytest -q", 11)], fmt
+    diff = "--- a/x.md\n+++ b/x.md\n@@ -1 +1 @@\n-```bash\n+`git mv a b`\n\nThen run:\n```sh\nmake\n```\n"
+    assert [(s.command, s.line) for s in parse(diff, "udiff").shell] == [("make", 9)]

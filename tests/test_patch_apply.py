@@ -240,3 +240,42 @@ def test_whole_files_replace_create_and_refuse_elisions(tmp_path: Path) -> None:
                                "b.py": "# ... keep ...\nx = 2\n", "c.py": "y\n"}
     again = apply_text(tmp_path, answer, "whole")
     assert again.results[0].code is Reason.ALREADY_APPLIED
+
+
+# --- the command line: --json, the HTML report, the feedback file ---------------------------------------------------
+
+
+def test_the_command_line_reports_deletes_renames_and_refusals_of_a_patch(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+    from jsonschema import Draft202012Validator
+
+    from editblocks.cli import main
+    from editblocks.report.schema import output_schema
+
+    root = tmp_path / "root"
+    make_tree(root, {"a.py": "x = 1\n", "old.txt": "bye\n", "m.py": TWO_CLASSES})
+    answer = tmp_path / "answer.md"
+    answer.write_text(v4a("*** Update File: a.py\n*** Move to: b.py\n", "*** Delete File: old.txt\n",
+                          "*** Update File: m.py\n@@ class C:\n-        return 1\n+        return 2\n"))
+    html, feedback = tmp_path / "r.html", tmp_path / "feedback.txt"
+    runner = CliRunner()
+    parsed = json.loads(runner.invoke(main, ["parse", str(answer), "--json"]).stdout)
+    Draft202012Validator(output_schema()).validate(parsed)
+    assert parsed["format"] == "v4a" and parsed["blocks"][0]["move_to"] == "b.py"
+    result = runner.invoke(main, ["apply", str(answer), "--root", str(root), "--json", "--html", str(html),
+                                  "--feedback", str(feedback)])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    Draft202012Validator(output_schema()).validate(data)
+    assert data["files_deleted"] == ["old.txt"] and data["files_renamed"] == [{"from": "a.py", "to": "b.py"}]
+    assert [d["path"] for d in data["diffs"]] == ["b.py", "old.txt"]
+    assert data["diffs"][1]["deleted"] and data["diffs"][0]["moved_from"] == "a.py"
+    page = html.read_text()
+    assert "renamed a.py → b.py" in page and ">deleted<" in page
+    message = feedback.read_text()
+    assert "`@@ class C:` line was not found" in message and "*** Begin Patch" in message
+    assert "renamed a.py → b.py" in message and "deleted old.txt" in message
+    shown = runner.invoke(main, ["apply", str(answer), "--root", str(root), "--dry-run"]).output
+    assert "cannot move a.py" in shown or "no such file" in shown

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from editblocks.model import Format, ParseResult
+from editblocks.model import Format, ParseResult, ShellSuggestion
 
 
 def front_end_parse(text: str, format: Format, known_files: Collection[str] | None = None) -> ParseResult:
@@ -23,17 +23,30 @@ def front_end_parse(text: str, format: Format, known_files: Collection[str] | No
 
         return parse_whole(text, known_files)
     if format is Format.V4A:
-        from editblocks.frontends.v4a import parse_v4a
+        from editblocks.frontends.v4a import read_v4a
 
-        found = parse_v4a(text)
+        found, spans = read_v4a(text)
     else:
-        from editblocks.frontends.unified import parse_unified
+        from editblocks.frontends.unified import read_unified
 
-        found = parse_unified(text)
+        found, spans = read_unified(text)
+    return ParseResult(found.format, found.blocks, _shell_outside(text, spans, known_files), found.diagnostics)
+
+
+def _shell_outside(text: str, spans: list[tuple[int, int]], known_files: Collection[str] | None) -> tuple[
+    ShellSuggestion, ...
+]:
+    """The shell suggestions in the prose around a patch: the patch's own lines are blanked (kept as line
+    breaks, so line numbers hold) before the marker parser reads the rest, which costs next to nothing."""
     from editblocks.parsing.stream import parsed_whole
 
-    shell = parsed_whole(text, Format.AUTO, known_files=known_files).result().shell
-    return ParseResult(found.format, found.blocks, shell, found.diagnostics)
+    text = text.replace("\r\n", "\n")
+    pieces, previous = [], 0
+    for start, end in spans:
+        pieces += [text[previous:start], "\n" * text.count("\n", start, end)]
+        previous = end
+    pieces.append(text[previous:])
+    return parsed_whole("".join(pieces), Format.AUTO, known_files=known_files).result().shell
 
 
 def auto_patch(text: str, markers: ParseResult) -> ParseResult | None:

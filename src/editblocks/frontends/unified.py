@@ -12,13 +12,23 @@ are refused. One forward pass with one line of look-ahead: linear, never raises.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
-from editblocks.frontends.common import Collector, clean_path, joined
+from editblocks.frontends.common import Collector, clean_path
 from editblocks.model import BlockKind, Format, ParseResult, Scope
 
 DEV_NULL = "/dev/null"
 _HUNK_PREFIXES = (" ", "-", "+")
+_STRUCTURE = ("@@", "rename from ", "rename to ", "new file mode", "deleted file mode", "old mode", "new mode",
+              "index ", "similarity index", "Binary files ", "GIT binary patch")
+# A run of hunk lines that are surely content: a prefix and not a `---`/`+++` line (which counts decide), or a
+# blank line with such a line after it. One alternative per line, nothing nested: linear.
+_HUNK_RUN = re.compile(r"(?:(?![-+]{3} )[ +\-][^\n]*\n|\n(?=[ +\-])(?![-+]{3} ))+")
+_ADDED_LINE = re.compile(r"\n\+[^\n]*")
+_REMOVED_LINE = re.compile(r"\n-[^\n]*")
+_OLD_PREFIX = re.compile(r"\n[ \-]")
+_NEW_PREFIX = re.compile(r"\n[ +]")
 
 
 @dataclass
@@ -26,9 +36,11 @@ class _Hunk:
     line: int
     old_start: int | None
     counts: tuple[int, int] | None
-    old: list[str] = field(default_factory=list)
+    old: list[str] = field(default_factory=list)  # pieces of text, each ending with a newline
     new: list[str] = field(default_factory=list)
-    changed: bool = False
+    old_lines: int = 0
+    new_lines: int = 0
+    last_run_lines: int = 0
 
 
 @dataclass
@@ -68,35 +80,65 @@ def looks_like_unified(text: str) -> bool:
 
 def parse_unified(text: str) -> ParseResult:
     """Every file change in the unified diffs of ``text``; never raises."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    if lines[-1] == "":
-        lines.pop()  # the text's last line break ends a line; it does not start an empty one
+    return read_unified(text)[0]
+
+
+def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
+    """`parse_unified`, and where the diff's file sections lie in ``text`` (CRLF read as LF): (start, end) offsets.
+
+    Structure lines are read one by one; a hunk's run of content lines is taken in one regular-expression
+    step and cut into old and new text with two substitutions, so content costs about what
+    `str.splitlines` costs. Lines the run leaves (`--- ` / `+++ ` lines, which the counts may still claim,
+    blank lines, the no-newline marker) are decided one at a time.
+    """
+    text = text.replace("\r\n", "\n")
+    if not text.endswith("\n"):
+        text += "\n"
     out = Collector(Format.UDIFF)
     current: _File | None = None
     hunk: _Hunk | None = None
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        number = index + 1
-        following = lines[index + 1] if index + 1 < len(lines) else None
-        index += 1
+    position, number, end = 0, 0, len(text)
+    spans: list[tuple[int, int]] = []
+    section_start = covered = 0
+    while position < end:
+        if hunk is not None:
+            run = _HUNK_RUN.match(text, position)
+            if run is not None:
+                _hunk_run(hunk, run.group())
+                number += hunk.last_run_lines
+                position = covered = run.end()
+                continue
+        start = position
+        newline = text.index("\n", position)
+        line = text[position:newline]
+        number += 1
+        position = newline + 1
+        following = text[position : text.index("\n", position)] if position < end else None
         if hunk is not None:
             if _in_hunk(hunk, line, following):
                 _hunk_line(hunk, line)
+                covered = position
                 continue
             _close_hunk(out, hunk)
             hunk = None
+        if current is not None and line.startswith(_STRUCTURE):
+            covered = position
         if line.startswith("diff --git "):
+            if current is not None:
+                spans.append((section_start, covered))
             _emit(out, current)
-            current = _File(number)
+            current, section_start = _File(number), start
             _git_names(current, line[len("diff --git ") :])
         elif line.startswith("--- ") and following is not None and following.startswith("+++ "):
             if current is None or current.headers or current.hunks:
+                if current is not None:
+                    spans.append((section_start, covered))
                 _emit(out, current)
-                current = _File(number)
+                current, section_start = _File(number), start
             current.old_path, current.new_path = _header_path(line[4:], "a/"), _header_path(following[4:], "b/")
             current.headers = True
-            index += 1
+            number += 1
+            position = covered = position + len(following) + 1
         elif current is None:
             continue
         elif line.startswith("@@"):
@@ -114,8 +156,22 @@ def parse_unified(text: str) -> ParseResult:
             current.binary = current.binary or number
     if hunk is not None:
         _close_hunk(out, hunk)
+    if current is not None:
+        spans.append((section_start, covered))
     _emit(out, current)
-    return out.result()
+    return out.result(), spans
+
+
+def _hunk_run(hunk: _Hunk, run: str) -> None:
+    """Several hunk lines at once: each starts with its prefix, or is blank with a hunk line after it."""
+    padded = "\n" + run
+    old = _OLD_PREFIX.sub("\n", _ADDED_LINE.sub("", padded))[1:]
+    new = _NEW_PREFIX.sub("\n", _REMOVED_LINE.sub("", padded))[1:]
+    hunk.old.append(old)
+    hunk.new.append(new)
+    hunk.old_lines += old.count("\n")
+    hunk.new_lines += new.count("\n")
+    hunk.last_run_lines = run.count("\n")
 
 
 def _in_hunk(hunk: _Hunk, line: str, following: str | None) -> bool:
@@ -140,19 +196,19 @@ def _remaining(hunk: _Hunk) -> int | None:
     """Lines the header's counts still expect (old side or new side, whichever has more left)."""
     if hunk.counts is None:
         return None
-    return max(hunk.counts[0] - len(hunk.old), hunk.counts[1] - len(hunk.new))
+    return max(hunk.counts[0] - hunk.old_lines, hunk.counts[1] - hunk.new_lines)
 
 
 def _hunk_line(hunk: _Hunk, line: str) -> None:
     if line.startswith("\\"):
         return  # `\ No newline at end of file`: the file keeps its own final-newline style
-    first, text = line[:1], line[1:]
+    first, text = line[:1], line[1:] + "\n"
     if first != "+":
         hunk.old.append(text)
+        hunk.old_lines += 1
     if first != "-":
         hunk.new.append(text)
-    if first in ("+", "-"):
-        hunk.changed = True
+        hunk.new_lines += 1
 
 
 def _open_hunk(line: str, number: int) -> _Hunk:
@@ -174,9 +230,9 @@ def _range(text: str) -> tuple[int, int] | None:
 
 
 def _close_hunk(out: Collector, hunk: _Hunk) -> None:
-    if hunk.counts is not None and (len(hunk.old), len(hunk.new)) != hunk.counts:
+    if hunk.counts is not None and (hunk.old_lines, hunk.new_lines) != hunk.counts:
         out.warn(hunk.line, f"the hunk at line {hunk.line} says {hunk.counts[0]} old and {hunk.counts[1]} new lines "
-                            f"but has {len(hunk.old)} and {len(hunk.new)}; the counts were ignored")
+                            f"but has {hunk.old_lines} and {hunk.new_lines}; the counts were ignored")
 
 
 def _emit(out: Collector, section: _File | None) -> None:
@@ -196,31 +252,31 @@ def _emit(out: Collector, section: _File | None) -> None:
         if new_path is None:
             out.error(section.line, f"the diff at line {section.line} creates a file but names none")
             return
-        if any(hunk.old for hunk in hunks):
+        if any(hunk.old_lines for hunk in hunks):
             out.error(section.line, f"the diff at line {section.line} creates {new_path} but its hunks remove lines; "
                                     f"nothing is applied to {new_path}")
             return
-        out.block(new_path, "", joined(line for hunk in hunks for line in hunk.new), BlockKind.CREATE, section.line)
+        out.block(new_path, "", "".join(piece for hunk in hunks for piece in hunk.new), BlockKind.CREATE, section.line)
         return
     if old_path is None:
         out.error(section.line, f"the diff at line {section.line} names no file")
         return
     if section.deleted:
-        if any(hunk.new for hunk in hunks):
+        if any(hunk.new_lines for hunk in hunks):
             out.error(section.line, f"the diff at line {section.line} deletes {old_path} but its hunks add lines; "
                                     f"nothing is applied to {old_path}")
             return
-        out.block(old_path, joined(line for hunk in hunks for line in hunk.old), "", BlockKind.DELETE, section.line)
+        out.block(old_path, "".join(piece for hunk in hunks for piece in hunk.old), "", BlockKind.DELETE, section.line)
         return
     moving = section.rename is not None and new_path is not None and new_path != old_path
     target = old_path if moving or new_path is None else new_path
     for hunk in hunks:
-        if not hunk.old and not hunk.new:
+        if not hunk.old_lines and not hunk.new_lines:
             out.warn(hunk.line, f"the hunk at line {hunk.line} has no lines and was ignored")
             continue
         hint = hunk.old_start if hunk.old_start else None
-        scope = Scope() if not hunk.old else None
-        out.block(target, joined(hunk.old), joined(hunk.new), BlockKind.EDIT, hunk.line, line_hint=hint, scope=scope)
+        scope = Scope() if not hunk.old_lines else None
+        out.block(target, "".join(hunk.old), "".join(hunk.new), BlockKind.EDIT, hunk.line, line_hint=hint, scope=scope)
     if moving:
         out.block(old_path, "", "", BlockKind.MOVE, section.line, move_to=new_path)
     elif not hunks and not section.rename:

@@ -1,6 +1,7 @@
 """One line and one tiny example per edit format, for `editblocks formats` and the docs.
 
-The examples are rendered from real blocks, so they always parse back.
+The examples of marker formats are rendered from real blocks, so they always parse back; the front-ends'
+examples are written out (a test parses each one).
 """
 
 from __future__ import annotations
@@ -29,10 +30,24 @@ _SUMMARIES = {
                      ">>>>>>>",
     Format.GUILLEMET: "path, ««« EDIT, old section, ═══════ REPL, new section, »»» EDIT END; "
                       "the shared first lines are the anchor",
+    Format.V4A: "OpenAI's apply_patch: *** Begin Patch, Add/Update/Delete File (and Move to), hunks with @@ anchor "
+                "lines and ' '/-/+ lines, *** End Patch (auto detects it)",
+    Format.UDIFF: "a unified diff (git diff, diff -u, or hunks with bare @@ ... @@): --- a/path, +++ b/path, hunks "
+                  "found by their content (auto detects it)",
+    Format.WHOLE: "path on its own line, then the file's complete new content in a fence",
+}
+_FRONT_END_EXAMPLES = {
+    Format.V4A: "*** Begin Patch\n*** Update File: src/app.py\n@@ def total(items):\n-    return sum(items)\n"
+                "+    return sum(items, start=0)\n*** End Patch\n",
+    Format.UDIFF: "--- a/src/app.py\n+++ b/src/app.py\n@@ ... @@\n def total(items):\n-    return sum(items)\n"
+                  "+    return sum(items, start=0)\n",
+    Format.WHOLE: "src/app.py\n```python\ndef total(items):\n    return sum(items, start=0)\n```\n",
 }
 
 
 def _example(fmt: Format) -> str:
+    if fmt in _FRONT_END_EXAMPLES:
+        return _FRONT_END_EXAMPLES[fmt]
     if fmt is Format.ANCHORED:
         block = EditBlock("src/app.py", "def total(items):\n", "    return sum(items)\n",
                           "    return sum(items, start=0)\n", "\n", BlockKind.EDIT, fmt, 2)

@@ -3,6 +3,8 @@
 The diff runs only over the changed region (common leading and trailing
 lines are cut first), so showing a one-line edit in a 100,000-line file
 costs next to nothing; hunk headers are shifted back to real line numbers.
+A long region with many scattered changes is diffed between unique-line
+anchors (anchored_diff.py), so a thousand hunks never cost minutes.
 """
 
 from __future__ import annotations
@@ -11,9 +13,12 @@ import difflib
 import os
 import re
 import unicodedata
+from collections.abc import Iterator
 
 from rapidfuzz.distance import Indel
 from rich.text import Text
+
+from editblocks.report.anchored_diff import ANCHORED_FROM_LINES, anchored_unified_diff
 
 CONTEXT_LINES = 3
 _HUNK_HEADER = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
@@ -36,11 +41,12 @@ def unified_diff(path: str, original: str | None, new: str, context: int = CONTE
     start = max(0, head - context)
     old_window = old_lines[start : len(old_lines) - max(0, tail - context)]
     new_window = new_lines[start : len(new_lines) - max(0, tail - context)]
-    body = difflib.unified_diff(
-        old_window, new_window,
-        fromfile="/dev/null" if original is None else f"a/{old_path or path}",
-        tofile="/dev/null" if deleted else f"b/{path}", n=context,
-    )
+    fromfile = "/dev/null" if original is None else f"a/{old_path or path}"
+    tofile = "/dev/null" if deleted else f"b/{path}"
+    if min(len(old_window), len(new_window)) >= ANCHORED_FROM_LINES:
+        body: Iterator[str] = anchored_unified_diff(old_window, new_window, fromfile, tofile, context)
+    else:
+        body = difflib.unified_diff(old_window, new_window, fromfile=fromfile, tofile=tofile, n=context)
     text = "".join(_terminated(_shift_header(line, start)) for line in body)
     if not text and old_path is not None:
         return f"--- a/{old_path}\n+++ b/{path}\n"  # a pure rename: no hunk, but the names tell it
