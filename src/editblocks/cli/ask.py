@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from editblocks.ask.messages import DEFAULT_MAX_FILE_BYTES
 from editblocks.cli.shared import JSON_HELP, InputError, JsonAwareCommand, console, emit_json, root_option
 from editblocks.prompts import PROMPT_FORMATS
 
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
               help="Seconds to wait for the endpoint (to connect, and between pieces of the answer).")
 @click.option("--backoff", type=click.FloatRange(min=0.0), default=1.0, show_default=True,
               help="Seconds before retrying a failed request, doubling each time (a retry-after header wins).")
-@click.option("--max-file-bytes", type=click.IntRange(min=1), default=200_000, show_default=True,
+@click.option("--max-file-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_FILE_BYTES, show_default=True,
               help="Refuse to send a file larger than this.")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def ask_command(instruction: str, files: tuple[str, ...], model: str | None, base_url: str | None, api_key_env: str,
