@@ -20,6 +20,7 @@ from editblocks.cli.config import add_environment_variables, project_defaults
 from editblocks.cli.shared import ASKS_FOR_JSON, InputError, JsonAwareGroup, JsonError
 
 COMMANDS = {  # name: (module, command object, one-line help shown by `editblocks --help`)
+    "ask": ("ask", "ask_command", "Ask a model to edit FILES; watch its blocks land live, then apply them."),
     "apply": ("apply", "apply_command", "Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files."),
     "check": ("apply", "check_command", "Validate RESPONSE; with --root, also locate every block, writing nothing."),
     "eval": ("eval", "eval_command", "Replay recorded answers against their files and score every case."),

@@ -1,4 +1,5 @@
-"""Defaults for command-line options from `[tool.editblocks]` in pyproject.toml and `EDITBLOCKS_*` variables.
+"""Defaults for command-line options from `[tool.editblocks]` in pyproject.toml (or a `.editblocks.toml`) and
+`EDITBLOCKS_*` variables.
 
 A project states once how its answers are applied (`on-failure = "abort"`,
 `format = "diff-fenced"`) instead of every script repeating the options.
@@ -19,6 +20,7 @@ import click
 from editblocks.cli.shared import InputError
 
 ENV_PREFIX = "EDITBLOCKS"
+OWN_FILE = ".editblocks.toml"  # the same keys as [tool.editblocks], at its top level, for projects without pyproject
 
 
 def add_environment_variables(command_name: str, command: click.Command) -> None:
@@ -40,7 +42,7 @@ def project_defaults(group: click.Group, ctx: click.Context, start: Path) -> dic
     a sub-table such as `[tool.editblocks.apply]` to that command alone, and
     it wins. An unknown command or option is refused in one line (exit 2).
     """
-    path = nearest_pyproject(start)
+    path = nearest_config(start)
     if path is None:
         return {}
     table = _editblocks_table(path)
@@ -73,12 +75,13 @@ def project_defaults(group: click.Group, ctx: click.Context, start: Path) -> dic
     return defaults
 
 
-def nearest_pyproject(start: Path) -> Path | None:
-    """The pyproject.toml in ``start`` or the closest folder above it."""
+def nearest_config(start: Path) -> Path | None:
+    """The `.editblocks.toml` or pyproject.toml in ``start`` or the closest folder above it (the first wins)."""
     for folder in (start, *start.parents):
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            return candidate
+        for name in (OWN_FILE, "pyproject.toml"):
+            candidate = folder / name
+            if candidate.is_file():
+                return candidate
     return None
 
 
@@ -92,9 +95,12 @@ def _value(option: click.Option, value: Any, pyproject: Path) -> Any:
 def _editblocks_table(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
-            tool = tomllib.load(handle).get("tool", {})
+            document = tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise InputError(f"cannot read {path}: {error}", code="bad-config") from None
+    if path.name == OWN_FILE:
+        return document
+    tool = document.get("tool", {})
     table = tool.get("editblocks", {}) if isinstance(tool, dict) else {}
     if not isinstance(table, dict):
         raise InputError(f"{path}: tool.editblocks must be a table", code="bad-config")

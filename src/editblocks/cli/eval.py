@@ -71,11 +71,15 @@ _STYLES = {
               help="With --from-git: the recorded model answer that produced the commit.")
 @click.option("--commit", default=None, help="With --from-git: the commit the answer produced.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="With --from-git: the case folder to create (must not exist or be empty).")
+              help="With --from-git or --from-run: the case folder to create (must not exist or be empty).")
+@click.option("--from-run", "run", type=click.Path(exists=True, file_okay=False), default=None,
+              help="Instead of evaluating: make a case from a run `editblocks ask` saved (.editblocks/runs/TIME).")
+@click.option("--round", "round_number", type=click.IntRange(min=1), default=1, show_default=True,
+              help="With --from-run: which round of the run becomes the case.")
 def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, on_failure: str | None,
                  strict: bool, fuzzy: bool, first_match: bool, jobs: int | None, failures_only: bool | None,
                  scratch: str | None, repo: str | None, response: str | None, commit: str | None,
-                 out: str | None) -> None:
+                 out: str | None, run: str | None, round_number: int) -> None:
     """Apply every case under FOLDERS and compare the files with each case's after/ folder.
 
     A case is a folder holding response.md, before/, after/ and an optional
@@ -83,6 +87,9 @@ def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, o
     With --from-git, write one such case from a recorded answer and the commit
     it produced instead.
     """
+    if run is not None:
+        _from_run(folders, run, round_number, out, as_json)
+        return
     if repo is not None or response or commit or out:
         _replay(folders, repo, response, commit, out, as_json)
         return
@@ -121,6 +128,23 @@ def _replay(folders: tuple[str, ...], repo: str | None, response: str | None, co
                                          "before": list(case.before), "after": list(case.after)}), indent=2))
     else:
         click.echo(f"wrote {case.folder} from commit {case.commit[:12]}: "
+                   f"{counted(len(case.before), 'file')} before, {len(case.after)} after")
+
+
+def _from_run(folders: tuple[str, ...], run: str, round_number: int, out: str | None, as_json: bool) -> None:
+    from editblocks.eval.from_run import import_run
+
+    if folders or out is None:
+        raise click.UsageError("--from-run makes one case: give --out CASE and no case folders")
+    try:
+        case = import_run(run, out, round_number)
+    except ReplayError as error:
+        raise InputError(str(error)) from None
+    if as_json:
+        click.echo(json.dumps(versioned({"case": str(case.folder), "commit": case.commit,
+                                         "before": list(case.before), "after": list(case.after)}), indent=2))
+    else:
+        click.echo(f"wrote {case.folder} from round {round_number} of run {case.commit}: "
                    f"{counted(len(case.before), 'file')} before, {len(case.after)} after")
 
 

@@ -122,6 +122,11 @@ class BlockAssembler:
         self.ends_seen: dict[MarkerKind, int] = {}
         self._report_error, self._report_warning = self._error, self._warn  # bound once, handed to every block
 
+    @property
+    def held_block(self) -> EditBlock | None:
+        """The block that has ended but is held back one step (a stray marker next would withdraw it)."""
+        return self._held.block if self._held is not None else None
+
     def open(self, marker: Marker, number: int, line: str, interrupting: bool = False) -> None:
         self._confirm_held()
         self.starts_seen[marker.kind] = self.starts_seen.get(marker.kind, 0) + 1

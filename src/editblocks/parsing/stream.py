@@ -254,6 +254,11 @@ class StreamParser:
         return parse_result(_detected_format(self._format, blocks), blocks, tuple(self._sink.shell),
                             tuple(self._sink.diagnostics))
 
+    def held_block(self) -> EditBlock | None:
+        """A block that has ended but whose `BlockCompleted` waits for the next block or the end of the answer
+        (a stray marker right after it would withdraw it): a live display can locate it at once."""
+        return self._assembler.held_block
+
     def partial_block(self) -> tuple[str | None, dict[str, str]] | None:
         """The open block's path and its text so far per section, for an in-progress display."""
         block = self._assembler.block

@@ -1,0 +1,8 @@
+"""`editblocks ask`: the round trip with a model (the `[ask]` extra).
+
+`messages` builds the conversation, `client` streams an answer from any
+OpenAI-compatible endpoint, `live` turns the stream into located verdicts
+(reusable without a terminal), `locator` keeps the in-memory files, `display`
+shows it all, `session` runs the rounds (confirm, apply, feedback, retry) and
+`tool_loop` the tool-call conversation of `--tools`.
+"""

@@ -1,0 +1,295 @@
+"""The round trip: ask, stream, locate live, confirm, apply, and send the feedback back until the edits land.
+
+Each round streams one answer through `LiveAnswer`, so every block has its
+verdict before the answer ends. The round's blocks are then written in one
+`apply` (after a confirmation unless told yes; never with a dry run). When
+some block failed, the feedback message goes back as the next user turn, up
+to ``retries`` more rounds; a round that applies nothing new ends the loop.
+A block an earlier round applied is never handed to the workspace again.
+
+An answer that breaks off (Ctrl-C, a dropped connection) or an endpoint that
+cannot answer ends the run with nothing of that round written, and says so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from editblocks.ask.client import Endpoint, EndpointError, StreamDropped, make_client, stream_answer
+from editblocks.ask.display import View
+from editblocks.ask.live import LiveAnswer
+from editblocks.ask.locator import LiveLocator, Located
+from editblocks.ask.messages import DEFAULT_MAX_FILE_BYTES, Message, PromptFile, conversation, feedback_turns
+from editblocks.model import ApplyResult, EditResult, Format, Reason, Severity, Status, counted
+from editblocks.plan import Source
+from editblocks.report.feedback import feedback_message
+from editblocks.report.serialize import apply_json, json_text
+from editblocks.workspace import Refusal, Workspace, WorkspaceError
+from editblocks.workspace.run_records import RunRecord, start_record
+
+EXIT_OK, EXIT_FAILED, EXIT_NOTHING_WRITTEN = 0, 1, 2
+
+
+class AskInputError(Exception):
+    """A file given to `ask` cannot be sent (binary, too large, outside the root): one line, nothing sent."""
+
+
+@dataclass(frozen=True)
+class AskOptions:
+    instruction: str
+    paths: tuple[str, ...]
+    root: str = "."
+    format: Format = Format.DIFF
+    editor: bool = False
+    dry_run: bool = False
+    yes: bool = False
+    retries: int = 2
+    git_commit: bool = False
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    tools: bool = False  # edit through tool calls (`tool_loop`) instead of an edit format
+
+
+@dataclass
+class Round:
+    number: int
+    answer: str = ""
+    result: ApplyResult | None = None
+    feedback: str | None = None
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)  # with --tools: name, input, ok, reply
+
+
+@dataclass
+class AskOutcome:
+    rounds: list[Round] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)  # files changed on disk, in the order first written
+    stopped: tuple[str, str] | None = None  # (code, message) when the run ended early
+    notes: list[str] = field(default_factory=list)
+    run_folder: str | None = None
+    commit: str | None = None
+    settled: bool | None = None  # with --tools: whether the model finished and its edits landed
+
+    @property
+    def exit_code(self) -> int:
+        if self.stopped is not None and self.stopped[0] not in ("declined", "no-blocks", "not-written"):
+            return EXIT_FAILED if self.written else EXIT_NOTHING_WRITTEN
+        if self.settled is not None:
+            return EXIT_OK if self.settled and self.stopped is None else EXIT_FAILED
+        last = self.rounds[-1].result if self.rounds else None
+        return EXIT_OK if last is not None and self.stopped is None and clean(last) else EXIT_FAILED
+
+
+Confirm = Callable[[ApplyResult], bool]
+
+
+def clean(result: ApplyResult) -> bool:
+    """Every block applied (or already had), and the parser found nothing malformed."""
+    return bool(result.results) and not any(d.severity is Severity.ERROR for d in result.diagnostics) and all(
+        r.status is Status.APPLIED or r.code is Reason.ALREADY_APPLIED for r in result.results)
+
+
+def prompt_files(workspace: Workspace, paths: Sequence[str], max_bytes: int) -> list[PromptFile]:
+    """The files as the model will see them; a file that cannot be sent is refused, naming why."""
+    files = []
+    for path in paths:
+        read = workspace.read(path)
+        if isinstance(read, Refusal):
+            raise AskInputError(f"cannot send {path}: {read.reason}")
+        if read.text is not None and len(read.text.encode("utf-8", "surrogatepass")) > max_bytes:
+            raise AskInputError(f"cannot send {path}: it is larger than {max_bytes} bytes (--max-file-bytes); "
+                                "send a smaller file or raise the limit")
+        files.append(PromptFile(read.rel, read.text))
+    return files
+
+
+def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *,
+        client: Any = None) -> AskOutcome:
+    """Run the whole round trip; raises AskInputError (nothing sent) and WorkspaceError (unusable root)."""
+    workspace = Workspace(options.root)
+    files = prompt_files(workspace, options.paths, options.max_file_bytes)
+    messages = conversation(options.instruction, files, options.format, editor=options.editor)
+    try:
+        client = client or make_client(endpoint)
+    except EndpointError as error:
+        return AskOutcome(stopped=(error.code, str(error)))
+    outcome = AskOutcome()
+    record = _start_record(workspace, outcome, view)
+    _save(record, "run.json", _run_json(options, endpoint, outcome))
+    if options.tools:
+        from editblocks.ask.tool_loop import ask_with_tools
+
+        tool_outcome = ask_with_tools(options, endpoint, view, confirm, client)
+        tool_outcome.run_folder = outcome.run_folder
+        turns = [{"turn": r.number, "answer": r.answer, "tool_calls": r.tool_calls} for r in tool_outcome.rounds]
+        _save(record, "turns.json", json.dumps(turns, ensure_ascii=False, indent=1))
+        _save(record, "run.json", _run_json(options, endpoint, tool_outcome))
+        _finish(workspace, options, tool_outcome, view)
+        return tool_outcome
+    locator = LiveLocator(_reader(workspace))
+    for number in range(1, options.retries + 2):
+        current = Round(number)
+        outcome.rounds.append(current)
+        _save(record, f"round-{number}.messages.json", json.dumps(messages, ensure_ascii=False, indent=1))
+        answer = _stream_round(options, endpoint, client, messages, locator, view, outcome, current)
+        _save(record, f"round-{number}.answer.md", current.answer)
+        if answer is None:
+            break
+        result = _settle_round(options, workspace, locator, answer, view, confirm, outcome, current, record)
+        if result is None or clean(result) or number > options.retries:
+            break
+        progress = any(r.status is Status.APPLIED for r in result.results)
+        if number > 1 and not progress:
+            outcome.notes.append(f"round {number} applied nothing new, so no further round was asked for")
+            break
+        current.feedback = feedback_message(result, format=options.format)
+        messages = messages + feedback_turns(current.answer, current.feedback)
+    _save(record, "run.json", _run_json(options, endpoint, outcome))
+    _finish(workspace, options, outcome, view)
+    return outcome
+
+
+def _finish(workspace: Workspace, options: AskOptions, outcome: AskOutcome, view: View) -> None:
+    if options.git_commit and outcome.written and not options.dry_run:
+        _commit(workspace, options, outcome)
+    for note in outcome.notes:
+        view.note(note)
+
+
+def _stream_round(options: AskOptions, endpoint: Endpoint, client: Any, messages: list[Message],
+                  locator: LiveLocator, view: View, outcome: AskOutcome, current: Round) -> LiveAnswer | None:
+    """Stream one answer with live verdicts; None (and ``outcome.stopped`` set) if it did not arrive whole."""
+    locator.start_round()
+    live = LiveAnswer(locator, options.format)
+    where = endpoint.base_url or "api.openai.com"
+    view.round_started(current.number, f"asking {endpoint.model} at {where}")
+    stopped: tuple[str, str] | None = None
+    try:
+        for piece in stream_answer(client, endpoint, messages, announce=view.note):
+            if isinstance(piece, str):
+                view.chunk(piece, live.feed(piece))
+        view.chunk("", live.close())
+    except KeyboardInterrupt:
+        stopped = ("interrupted", "interrupted while the answer was streaming")
+    except StreamDropped as error:
+        stopped = ("stream-dropped", str(error))
+    except EndpointError as error:
+        stopped = (error.code, str(error))
+    finally:
+        view.stream_ended()
+        current.answer = live.text
+    if stopped is None:
+        return live
+    nothing = "nothing of this answer was written" + (" (earlier rounds' edits stay)" if outcome.written else "")
+    outcome.stopped = (stopped[0], f"{stopped[1]}; {nothing}")
+    view.note(outcome.stopped[1])
+    return None
+
+
+def _settle_round(options: AskOptions, workspace: Workspace, locator: LiveLocator, live: LiveAnswer, view: View,
+                  confirm: Confirm, outcome: AskOutcome, current: Round,
+                  record: RunRecord | None) -> ApplyResult | None:
+    """Show the round's verdicts and diffs, confirm, write; the round's result (None: stop here)."""
+    parsed = live.result()
+    preview = replace(locator.round_result(dry_run=True), shell=parsed.shell, diagnostics=parsed.diagnostics)
+    files = {key: {"before": before, "after": after, "bom": bom}
+             for key, (before, after, bom) in locator.round_files().items()}
+    _save(record, f"round-{current.number}.files.json", json.dumps(files, ensure_ascii=False))
+    if not parsed.blocks and not parsed.errors:
+        current.result = preview
+        outcome.stopped = ("no-blocks", "the answer holds no edit blocks; nothing to apply")
+        view.note(outcome.stopped[1])
+        return None
+    result = replace(preview, dry_run=options.dry_run)
+    state = "dry run, nothing written" if options.dry_run else "writing" if options.yes else "not written yet"
+    view.round_report(result, state=state)
+    if not options.dry_run and preview.count(Status.APPLIED):
+        if not options.yes and not confirm(preview):
+            current.result = preview
+            outcome.stopped = ("declined", "not applied: the edits were declined; nothing of this answer was written")
+            view.note(outcome.stopped[1])
+            return None
+        result = _write(workspace, locator.round_blocks(), preview)
+        locator.reload()
+        touched = (result.files_modified + result.files_created + result.files_deleted
+                   + tuple(path for move in result.files_renamed for path in move))
+        for path in touched:
+            if result.written and path not in outcome.written:
+                outcome.written.append(path)
+        if result.written and touched:
+            view.note(f"wrote {counted(len(touched), 'file')}: " + ", ".join(touched))
+        if [r.status for r in result.results] != [r.status for r in preview.results]:
+            view.round_report(result, state="as written")
+    current.result = result
+    _save(record, f"round-{current.number}.results.json", json_text(apply_json(result)))
+    return result
+
+
+def _write(workspace: Workspace, located: Sequence[Located], preview: ApplyResult) -> ApplyResult:
+    """Apply the round's blocks to the disk (the ones an earlier round applied left out), results in block order."""
+    from editblocks.workspace.apply import apply
+
+    fresh = [item.block for item in located if not item.repeat]
+    try:
+        written = apply(fresh, workspace.root)
+    except WorkspaceError as error:
+        reason = f"not written: {error}"
+        refused = tuple(replace(r, status=Status.SKIPPED, code=Reason.ABORTED, reason=reason)
+                        if r.status is Status.APPLIED else r for r in preview.results)
+        return replace(preview, results=refused, written=False, dry_run=False, notes=(reason,))
+    by_block = iter(written.results)
+    results: list[EditResult] = [item.result if item.repeat else next(by_block) for item in located]
+    return replace(written, results=tuple(results), shell=preview.shell,
+                   diagnostics=preview.diagnostics + written.diagnostics)
+
+
+def _reader(workspace: Workspace) -> Callable[[str], Source]:
+    def source_for(path: str) -> Source:
+        read = workspace.read(path)
+        if isinstance(read, Refusal):
+            return Source(path, None, read.reason, read.code.value)
+        return Source(read.rel, read.text, bom=read.encoding != "utf-8")
+
+    return source_for
+
+
+def _commit(workspace: Workspace, options: AskOptions, outcome: AskOutcome) -> None:
+    from editblocks.workspace.git import GitError
+    from editblocks.workspace.git_commit import commit_files
+
+    try:
+        outcome.commit = commit_files(workspace.root, outcome.written, options.instruction)
+        outcome.notes.append(f"committed {counted(len(outcome.written), 'file')} as {outcome.commit}")
+    except GitError as error:
+        outcome.notes.append(f"not committed: {error}")
+
+
+def _start_record(workspace: Workspace, outcome: AskOutcome, view: View) -> RunRecord | None:
+    try:
+        record = start_record(workspace.root)
+    except OSError as error:
+        view.note(f"the run is not saved: {error.strerror or error}")
+        return None
+    outcome.run_folder = os.path.relpath(record.path, os.getcwd())
+    return record
+
+
+def _save(record: RunRecord | None, name: str, text: str) -> None:
+    """Keep a file of the run record; a record that cannot be written never stops the run."""
+    if record is None:
+        return
+    try:
+        record.put(name, text.encode("utf-8", "surrogatepass"))
+    except OSError:
+        pass
+
+
+def _run_json(options: AskOptions, endpoint: Endpoint, outcome: AskOutcome) -> str:
+    return json.dumps({
+        "instruction": options.instruction, "files": list(options.paths), "model": endpoint.model,
+        "base_url": endpoint.base_url, "format": options.format.value, "dry_run": options.dry_run,
+        "rounds": len(outcome.rounds), "written": outcome.written,
+        "stopped": {"code": outcome.stopped[0], "message": outcome.stopped[1]} if outcome.stopped else None,
+    }, ensure_ascii=False, indent=1) + "\n"

@@ -1,0 +1,75 @@
+"""Turn a saved `editblocks ask` run into an evaluation case: the answer a model really gave, and its files.
+
+A run folder (``.editblocks/runs/<time>/``) keeps, per round, the raw answer
+and the text of every file the round's blocks touched before and after. One
+round becomes a case: its answer is ``response.md``, the files before it are
+``before/`` and the files it left are ``after/``, so every later version of
+the parser and the matcher is scored on exactly what happened then. The
+`expect` of case.json records whether every block applied, none or some.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from editblocks.eval.evaluate import AFTER_DIR, BEFORE_DIR, CASE_FILE, RESPONSE_FILE
+from editblocks.eval.replay import ReplayedCase, ReplayError
+
+BOM = "\ufeff"
+
+
+def import_run(run: str | Path, out: str | Path, round_number: int = 1) -> ReplayedCase:
+    """Write the case folder ``out`` from round ``round_number`` of the run folder ``run``; raises ReplayError."""
+    folder, source = Path(out), Path(run)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise ReplayError(f"{folder} already exists and is not an empty folder")
+    prefix = source / f"round-{round_number}"
+    try:
+        answer = prefix.with_name(prefix.name + ".answer.md").read_bytes()
+        files: dict[str, Any] = json.loads(prefix.with_name(prefix.name + ".files.json").read_text("utf-8"))
+        run_info: dict[str, Any] = json.loads((source / "run.json").read_text("utf-8"))
+    except (OSError, ValueError) as error:
+        raise ReplayError(f"{source} holds no complete round {round_number} of a saved run ({error})") from None
+    results = _results(prefix.with_name(prefix.name + ".results.json"))
+    for path in files:
+        _safe(path)
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        for path, texts in files.items():
+            for side, key in ((BEFORE_DIR, "before"), (AFTER_DIR, "after")):
+                text = texts.get(key)
+                if text is not None:
+                    target = folder / side / path
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(((BOM if texts.get("bom") else "") + text).encode("utf-8", "surrogatepass"))
+        (folder / RESPONSE_FILE).write_bytes(answer)
+        case: dict[str, Any] = {"why": f"round {round_number} of the saved run {source.name}: "
+                                       f"{run_info.get('instruction', '')}"[:500],
+                                "format": run_info.get("format", "auto")}
+        if results:
+            case["expect"] = ("applied" if all(results) else "refused" if not any(results) else "partial")
+        (folder / CASE_FILE).write_text(json.dumps(case, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as error:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise ReplayError(f"cannot write the case into {folder}: {error.strerror or error}") from None
+    return ReplayedCase(folder, source.name,
+                        tuple(sorted(p for p, t in files.items() if t.get("before") is not None)),
+                        tuple(sorted(p for p, t in files.items() if t.get("after") is not None)))
+
+
+def _results(path: Path) -> list[bool]:
+    """Whether each block of the round applied (an already-applied block counts), or [] if not recorded."""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [r.get("status") == "applied" or r.get("code") == "already-applied" for r in data.get("results", [])]
+
+
+def _safe(path: str) -> None:
+    parts = PurePosixPath(path).parts
+    if not parts or path.startswith("/") or any(part in ("..", ".") for part in parts) or "\\" in path:
+        raise ReplayError(f"refusing the path {path!r} recorded in the run")

@@ -1,0 +1,31 @@
+"""`ask --git-commit`: commit exactly the files a run changed, with a message naming the instruction.
+
+Only the named paths are committed (`git commit -- paths`, after `git add`
+of those paths), so whatever else the user has staged stays staged and out
+of the commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from editblocks.workspace.git import GitError, _git, _work_tree
+
+SUBJECT_CHARS = 72
+
+
+def commit_files(root: Path, files: Sequence[str], instruction: str) -> str:
+    """Commit ``files`` (relative to ``root``); returns the new commit's short id. Raises GitError."""
+    top, prefix = _work_tree(root)
+    names = [prefix + path for path in files]
+    if not names:
+        raise GitError("no files to commit")
+    first = " ".join(instruction.split())
+    subject = f"editblocks ask: {first}"
+    if len(subject) > SUBJECT_CHARS:
+        subject = subject[: SUBJECT_CHARS - 1] + "…"
+    message = f"{subject}\n\nInstruction given to the model:\n\n{instruction.strip()}\n"
+    _git(top, "--literal-pathspecs", "add", "--", *names)
+    _git(top, "--literal-pathspecs", "commit", "--quiet", "-F", "-", "--", *names, stdin=message)
+    return _git(top, "rev-parse", "--short", "HEAD").strip()
