@@ -1,0 +1,181 @@
+"""The review page's server without a browser: the token gate, the headers, the event stream, the actions, the CLI."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from click.testing import CliRunner
+from helpers_web import ANSWER, FILES, make_project, read_tree, served
+
+from editblocks.cli import main
+from editblocks.web import ReviewSession
+from editblocks.web.guard import CONTENT_SECURITY_POLICY
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    return make_project(root)
+
+
+def request(port: int, method: str, path: str, body: str | None = None, *, host: str | None = None,
+            content_type: str = "application/json") -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    headers = {"content-type": content_type} if body is not None else {}
+    if host is not None:
+        headers["host"] = host
+    connection.request(method, path, body=body, headers=headers)
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return response.status, {k.lower(): v for k, v in response.getheaders()}, data
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("GET", "/"), ("GET", "/events"), ("GET", "/api/view"), ("GET", "/static/app.js"), ("POST", "/api/apply"),
+    ("GET", "/{wrong}/"), ("GET", "/{wrong}/events"), ("POST", "/{wrong}/api/apply"), ("GET", "/{prefix}/events"),
+])
+def test_every_request_without_the_token_is_refused(project: Path, method: str, path: str) -> None:
+    with served(project) as (_, server):
+        wrong = "A" * len(server.token)
+        path = path.format(wrong=wrong, prefix=server.token[:-1])
+        status, headers, body = request(server.port, method, path, "{}" if method == "POST" else None)
+        assert status == 403
+        assert b"token" in body
+        assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+    assert read_tree(project) == FILES
+
+
+def test_a_foreign_host_name_is_refused_even_with_the_token(project: Path) -> None:
+    with served(project) as (_, server):
+        assert request(server.port, "GET", f"/{server.token}/", host=f"attacker.example:{server.port}")[0] == 403
+        assert request(server.port, "GET", f"/{server.token}/", host=f"localhost:{server.port}")[0] == 200
+
+
+def test_the_page_is_served_on_loopback_with_strict_headers_and_no_inline_script(project: Path) -> None:
+    answer = "Closing tags in prose: </script><script>alert(1)</script>\n\n" + ANSWER
+    with served(project, answer) as (_, server):
+        assert server.url == f"http://127.0.0.1:{server.port}/{server.token}/"
+        assert server._socket.getsockname()[0] == "127.0.0.1"
+        status, headers, body = request(server.port, "GET", f"/{server.token}/")
+        assert status == 200
+        assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+        assert "script-src 'self'" in CONTENT_SECURITY_POLICY and "unsafe" not in CONTENT_SECURITY_POLICY
+        assert headers["referrer-policy"] == "no-referrer"
+        assert headers["x-content-type-options"] == "nosniff"
+        page = body.decode()
+        scripts = re.findall(r"<script[^>]*>", page)
+        assert scripts == ['<script type="module" src="static/app.js">', '<script type="application/json" id="initial-view">']
+        assert page.count("</script>") == 2  # the answer's own closing tags stay inside the JSON, escaped
+        assert "http" not in page.replace(server.url, "")  # nothing is loaded from elsewhere
+        assert request(server.port, "GET", f"/{server.token}")[0] == 307
+        status, headers, _ = request(server.port, "GET", f"/{server.token}/static/app.js")
+        assert status == 200 and "javascript" in headers["content-type"]
+
+
+def test_the_event_stream_needs_the_token_and_sends_each_new_view(project: Path) -> None:
+    with served(project, answer=None) as (session, server):
+        assert request(server.port, "GET", "/events")[0] == 403
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        connection.request("GET", f"/{server.token}/events?since={session.version}")
+        response = connection.getresponse()
+        assert response.status == 200
+        assert response.getheader("content-type", "").startswith("text/event-stream")
+        assert response.readline() == b": connected\n"
+        response.readline()
+        session.new_answer()
+        session.feed(ANSWER)
+        session.close_answer()
+        views = []
+        while not views or views[-1]["streaming"] or len(views[-1]["blocks"]) < 4:
+            line = response.readline()
+            if line.startswith(b"data: "):
+                views.append(json.loads(line[6:]))
+        assert [b["status"] for b in views[-1]["blocks"]] == ["pending", "pending", "pending", "failed"]
+        assert all(earlier["version"] < later["version"] for earlier, later in zip(views, views[1:]))
+        connection.close()
+
+
+def test_actions_take_block_numbers_only_and_refuse_anything_else(project: Path) -> None:
+    with served(project) as (session, server):
+        base = f"/{server.token}/api"
+        assert request(server.port, "POST", f"{base}/decide", "not json")[0] == 400
+        assert request(server.port, "POST", f"{base}/decide", "[1]")[0] == 400
+        assert request(server.port, "POST", f"{base}/decide", '{"blocks": [2], "accept": false}',
+                       content_type="text/plain")[0] == 400
+        status, _, body = request(server.port, "POST", f"{base}/decide",
+                                  '{"blocks": [2, 99, -1, "app.py", true], "accept": false}')
+        assert status == 200
+        assert [b["accepted"] for b in json.loads(body)["blocks"]] == [True, False, True, True]
+        status, _, body = request(server.port, "POST", f"{base}/apply", "{}")
+        view = json.loads(body)
+        assert [b["status"] for b in view["blocks"]] == ["applied", "skipped", "applied", "failed"]
+        assert request(server.port, "POST", f"{base}/apply", "{}")[0] == 200
+        assert session.view()["message"] == "already applied: undo first"
+        assert "hello" in read_tree(project)["app.py"]
+
+
+def test_a_session_applies_only_accepted_blocks_and_undoes_its_own_apply(project: Path) -> None:
+    session = ReviewSession(project)
+    session.load(ANSWER)
+    session.decide([0, 1, 2, 3], accept=False)
+    assert session.apply() is None
+    assert session.view()["message"] == "no block is accepted: nothing to apply"
+    session.decide([2], accept=True)
+    result = session.apply()
+    assert result is not None and result.written
+    assert read_tree(project)["util.py"].endswith("return x // 2\n")
+    assert read_tree(project)["app.py"] == FILES["app.py"]
+    assert session.undo()
+    assert read_tree(project) == FILES
+    assert not session.undo()
+    assert session.view()["message"] == "nothing to undo on this page"
+
+
+def test_the_serve_command_needs_the_web_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import editblocks.cli.serve as serve
+
+    monkeypatch.setattr(serve, "find_spec", lambda name: None if name == "uvicorn" else object())
+    result = CliRunner().invoke(main, ["serve"])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1] == "Error: the review page needs uvicorn: pip install 'editblocks[web]'"
+
+
+def run_until_url(args: list[str], cwd: Path) -> tuple[subprocess.Popen[str], str]:
+    process = subprocess.Popen([sys.executable, "-m", "editblocks", *args], cwd=cwd, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    match = re.fullmatch(r"review page: (http://127\.0\.0\.1:\d+/[\w-]{32}/)\n", line)
+    assert match, (line, process.stderr.read() if process.poll() is not None else "")
+    return process, match[1]
+
+
+@pytest.mark.parametrize("command", [["serve", "answer.md", "--root", "project"],
+                                     ["apply", "answer.md", "--root", "project", "--review"]])
+def test_serve_and_apply_review_print_the_address_and_serve_the_answer_until_ctrl_c(project: Path,
+                                                                                     command: list[str]) -> None:
+    (project.parent / "answer.md").write_text(ANSWER)
+    process, url = run_until_url(command, project.parent)
+    try:
+        parts = urlsplit(url)
+        assert parts.port is not None
+        status, _, body = request(parts.port, "GET", f"{parts.path}api/view")
+        assert status == 200
+        assert [b["status"] for b in json.loads(body)["blocks"]] == ["pending", "pending", "pending", "failed"]
+        assert request(parts.port, "GET", "/api/view")[0] == 403
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(10)
+    assert process.returncode == 0
+    assert read_tree(project) == FILES
