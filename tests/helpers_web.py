@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from helpers_apply import diff_edit
-
 from editblocks.web import ReviewServer, ReviewSession
+
+from helpers_apply import diff_edit
 
 CHROMIUM = os.environ.get("EDITBLOCKS_CHROMIUM", "/usr/bin/chromium")
 

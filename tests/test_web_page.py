@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers_web import ANSWER, CHROMIUM, FILES, make_project, read_tree, served
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from helpers_apply import diff_edit
+from helpers_web import ANSWER, CHROMIUM, FILES, make_project, read_tree, served
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
@@ -45,7 +45,7 @@ def project(tmp_path: Path) -> Path:
     return make_project(tmp_path)
 
 
-def badge(page: Page, number: int, status: str):  # type: ignore[no-untyped-def]
+def badge(page: Page, number: int, status: str) -> Locator:
     return page.get_by_role("button", name=f"Block {number}: {status}", exact=True)
 
 

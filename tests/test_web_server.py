@@ -6,19 +6,22 @@ import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from click.testing import CliRunner
-from helpers_web import ANSWER, FILES, make_project, read_tree, served
 
 from editblocks.cli import main
 from editblocks.web import ReviewSession
 from editblocks.web.guard import CONTENT_SECURITY_POLICY
+
+from helpers_web import ANSWER, FILES, make_project, read_tree, served
 
 
 @pytest.fixture
@@ -179,3 +182,24 @@ def test_serve_and_apply_review_print_the_address_and_serve_the_answer_until_ctr
         process.wait(10)
     assert process.returncode == 0
     assert read_tree(project) == FILES
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_pages_template_script_and_style(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parent.parent
+    source = tmp_path / "checkout"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(repo / name, source / name)
+    shutil.copytree(repo / "src", source / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    build = subprocess.run([sys.executable, "-c", "import sys; from setuptools import build_meta; "
+                            "print(build_meta.build_wheel(sys.argv[1]))", str(tmp_path / "dist")],
+                           cwd=source, capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stderr[-3000:]
+    wheel = tmp_path / "dist" / build.stdout.strip().splitlines()[-1]
+    names = set(zipfile.ZipFile(wheel).namelist())
+    static = repo / "src" / "editblocks" / "web" / "static"
+    shipped = {f"editblocks/web/static/{path.name}" for path in static.iterdir()} | {
+        "editblocks/web/templates/page.html"}
+    assert shipped <= names
+    assert any(name.endswith(".js") for name in shipped) and any(name.endswith(".css") for name in shipped)

@@ -7,6 +7,7 @@ visible), so the page's script only places text with ``textContent``.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -110,11 +111,22 @@ def _block(number: int, item: BlockOutcome, outcome: Outcome, read: Reader) -> d
 
 
 def block_rows(leading: str, old: str, new: str, trailing: str, lexer: Lexer) -> list[list[Any]]:
-    """A block's text as rows ``[kind, segments]``: context ' ', removed '-', added '+'."""
-    rows: list[list[Any]] = [[" ", segments(_shown(line), lexer)] for line in split_lines(leading)]
-    removed, added = _paired([_shown(line) for line in split_lines(old)], [_shown(line) for line in split_lines(new)],
-                             lexer)
-    rows += [["-", s] for s in removed] + [["+", s] for s in added]
+    """A block's text as rows ``[kind, segments]``: context ' ', removed '-', added '+'.
+
+    Old and new text are compared line by line, so lines a block repeats unchanged read as context and only
+    what it changes is marked (a SEARCH/REPLACE block usually quotes a whole function to change one line).
+    """
+    context = [[" ", segments(_shown(line), lexer)] for line in split_lines(leading)]
+    removed_lines = [_shown(line) for line in split_lines(old)]
+    added_lines = [_shown(line) for line in split_lines(new)]
+    rows: list[list[Any]] = context
+    matcher = difflib.SequenceMatcher(None, removed_lines, added_lines, autojunk=False)
+    for tag, old_start, old_end, new_start, new_end in matcher.get_opcodes():
+        if tag == "equal":
+            rows += [[" ", segments(line, lexer)] for line in removed_lines[old_start:old_end]]
+            continue
+        removed, added = _paired(removed_lines[old_start:old_end], added_lines[new_start:new_end], lexer)
+        rows += [["-", s] for s in removed] + [["+", s] for s in added]
     rows += [[" ", segments(_shown(line), lexer)] for line in split_lines(trailing)]
     return rows
 
