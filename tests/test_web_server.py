@@ -203,3 +203,37 @@ def test_the_wheel_ships_the_pages_template_script_and_style(tmp_path: Path) -> 
         "editblocks/web/templates/page.html"}
     assert shipped <= names
     assert any(name.endswith(".js") for name in shipped) and any(name.endswith(".css") for name in shipped)
+
+
+def test_an_apply_that_writes_nothing_leaves_undo_off_so_an_earlier_run_is_never_undone(project: Path) -> None:
+    from editblocks import apply, parse
+
+    from helpers_apply import diff_edit
+
+    earlier = apply(parse(diff_edit("util.py", ("def half(x):\n", "def halve(x):\n"))), project)
+    assert earlier.written
+    session = ReviewSession(project)
+    session.load(ANSWER)
+    session.decide([0, 1, 2], accept=False)  # only the failing block 4 is left
+    result = session.apply()
+    assert result is not None and not result.written
+    view = session.view()
+    assert not view["applied"] and view["message"].startswith("nothing written")
+    assert [b["status"] for b in view["blocks"]] == ["skipped", "skipped", "skipped", "failed"]
+    assert not session.undo()
+    assert "def halve(x):" in read_tree(project)["util.py"]
+
+
+def test_an_apply_made_elsewhere_is_shown_and_can_be_undone(project: Path) -> None:
+    from editblocks import apply, parse
+
+    session = ReviewSession(project)
+    session.new_answer()
+    for start in range(0, len(ANSWER), 50):
+        session.feed(ANSWER[start:start + 50])
+    assert session.view()["streaming"]
+    session.close_answer()
+    session.record_apply(apply(parse(ANSWER), project))  # what the ask loop does after applying itself
+    assert [b["status"] for b in session.view()["blocks"]] == ["applied", "applied", "applied", "failed"]
+    assert session.undo()
+    assert read_tree(project) == FILES

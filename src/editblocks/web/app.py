@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -31,8 +32,8 @@ KEEP_ALIVE_SECONDS = 15.0
 _TEMPLATES = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
 
 
-def create_app(session: ReviewSession, token: str) -> TokenGate:
-    """The application for one session, behind the token gate."""
+def create_app(session: ReviewSession, token: str, stopping: threading.Event) -> TokenGate:
+    """The application for one session, behind the token gate; its event streams end once ``stopping`` is set."""
 
     async def page(request: Request) -> HTMLResponse:
         _, view = session.view_json()
@@ -47,7 +48,7 @@ def create_app(session: ReviewSession, token: str) -> TokenGate:
             since = int(request.query_params.get("since", "-1"))
         except ValueError:
             since = -1
-        return StreamingResponse(_event_stream(session, since), media_type="text/event-stream",
+        return StreamingResponse(_event_stream(session, since, stopping), media_type="text/event-stream",
                                  headers={"x-accel-buffering": "no"})
 
     def decide(body: dict[str, Any]) -> None:
@@ -113,7 +114,7 @@ def _script_safe(data: str) -> str:
     return data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-async def _event_stream(session: ReviewSession, since: int) -> AsyncIterator[str]:
+async def _event_stream(session: ReviewSession, since: int, stopping: threading.Event) -> AsyncIterator[str]:
     """The view each time it changes (changes made while one is sent are coalesced into the next)."""
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
@@ -127,7 +128,7 @@ async def _event_stream(session: ReviewSession, since: int) -> AsyncIterator[str
     unsubscribe = session.subscribe(changed)
     try:
         yield ": connected\n\n"
-        while not session.closed:
+        while not stopping.is_set():
             wake.clear()
             version, data = session.view_json()
             if version > since:

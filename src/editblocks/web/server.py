@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 import socket
 import threading
+import time
 from types import TracebackType
 
 import uvicorn
@@ -36,7 +37,8 @@ class ReviewServer:
             self._socket.close()
             raise
         self.port: int = self._socket.getsockname()[1]
-        config = uvicorn.Config(create_app(session, self.token), log_level="warning", access_log=False,
+        self._stopping = threading.Event()
+        config = uvicorn.Config(create_app(session, self.token, self._stopping), log_level="warning", access_log=False,
                                 timeout_graceful_shutdown=2, lifespan="off")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, name="editblocks-review", daemon=True)
@@ -47,15 +49,17 @@ class ReviewServer:
 
     def start(self) -> ReviewServer:
         self._thread.start()
-        ready = threading.Event()
-        while not self._server.started and self._thread.is_alive() and not ready.wait(0.01):
-            pass
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while not self._server.started and self._thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
         if not self._server.started:
+            self.stop()
             raise RuntimeError("the review page's server did not start")
         return self
 
     def stop(self) -> None:
-        self.session.close()
+        self._stopping.set()
+        self.session.wake()  # the event streams see `_stopping` and end, so uvicorn need not wait for them
         self._server.should_exit = True
         if self._thread.is_alive():
             self._thread.join(START_TIMEOUT_SECONDS)

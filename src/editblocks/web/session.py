@@ -53,12 +53,6 @@ class ReviewSession:
         self._preview: _Run | None = None
         self._applied: _Run | None = None
         self._message = ""
-        self.closed = False
-
-    def close(self) -> None:
-        """No more changes will be shown: the page's event streams end (when the server stops)."""
-        self.closed = True
-        self._changed()
 
     # --- the answer -------------------------------------------------------------------------------------------
 
@@ -126,10 +120,13 @@ class ReviewSession:
                 self._message = f"nothing written: {error}"
                 self._changed()
                 return None
-            self._applied = _Run(indexes, result)
-            written = len(result.files_modified) + len(result.files_created)
-            self._message = (f"applied: {written} file{'s' if written != 1 else ''} written"
-                             if result.written else "nothing written")
+            written = len(result.files_modified) + len(result.files_created) if result.written else 0
+            if written:
+                self._applied = _Run(indexes, result)  # Undo now undoes this run
+                self._message = f"applied: {written} file{'s' if written != 1 else ''} written"
+            else:  # no run was journaled, so there is nothing for Undo to undo
+                self._preview = _Run(indexes, result)
+                self._message = "nothing written: " + (result.notes[0] if result.notes else "no accepted block applies")
         self._changed()
         return result
 
@@ -179,6 +176,13 @@ class ReviewSession:
 
     def view(self) -> dict[str, Any]:
         return dict(json.loads(self.view_json()[1]))
+
+    def wake(self) -> None:
+        """Call the listeners without a change (a server stopping its event streams)."""
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener`` after every change (from whichever thread made it); returns the unsubscribe call."""
@@ -241,7 +245,5 @@ class ReviewSession:
     def _changed(self) -> None:
         with self._lock:
             self._version += 1
-            listeners = list(self._listeners)
-        for listener in listeners:
-            listener()
+        self.wake()
 

@@ -30,7 +30,8 @@ export function kindClass(kind) {
 
 function blockCard(block, view, actions) {
   const name = `block ${block.n}`;
-  const target = block.hunk || fileId(view, block.file);
+  const file = view.files.find((f) => f.blocks.includes(block.n));
+  const target = block.hunk || (file && file.hunks.length ? file.id : null);
   const badge = el("button", {
     type: "button", class: `badge ${block.status}`, "aria-label": `Block ${block.n}: ${block.status}`,
     title: block.reason || block.status, text: block.status,
@@ -75,9 +76,4 @@ function partialCard(piece) {
     el("header", {}, el("span", { class: "num", text: "Block" }), el("span", { class: "path", text: piece.path }),
       el("span", { class: "badge streaming", role: "status", text: "in progress" })),
     rows(piece.rows));
-}
-
-function fileId(view, key) {
-  const file = view.files.find((f) => f.blocks.some((n) => view.blocks[n - 1] && view.blocks[n - 1].file === key));
-  return file ? file.id : null;
 }
