@@ -237,3 +237,10 @@ def test_an_apply_made_elsewhere_is_shown_and_can_be_undone(project: Path) -> No
     assert [b["status"] for b in session.view()["blocks"]] == ["applied", "applied", "applied", "failed"]
     assert session.undo()
     assert read_tree(project) == FILES
+
+
+def test_the_apply_options_of_the_session_decide_like_apply_does(project: Path) -> None:
+    session = ReviewSession(project, apply_options={"policy": "abort"})
+    session.load(ANSWER)
+    assert [b["status"] for b in session.view()["blocks"]] == ["skipped", "skipped", "skipped", "failed"]
+    assert not session.view()["can_apply"]

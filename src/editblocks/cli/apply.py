@@ -174,7 +174,9 @@ def apply_command(response: str, root: str | None, format_: str, dry_run: bool, 
     if review:
         from editblocks.cli.serve import review as serve_review
 
-        serve_review(text, root or ".", port=0, format_=format_)
+        serve_review(text, root or ".", port=0, format_=format_, apply_options=dict(
+            policy=on_failure, fuzzy=fuzzy, first_match=first_match, strict=strict, git_add=git_add,
+            keep_runs=keep_runs, journal_max_bytes=journal_max_mb << 20, known_files=known))
         return
     for path, what in ((feedback_file, "feedback"), (html_file, "HTML report"), (patch_file, "patch")):
         if path is not None:

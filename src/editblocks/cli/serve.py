@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib.util import find_spec
+from typing import Any
 
 import click
 
@@ -19,14 +21,15 @@ def require_web() -> None:
         raise InputError(f"the review page needs {', '.join(missing)}: pip install 'editblocks[web]'", code="usage")
 
 
-def review(text: str | None, root: str, *, port: int, format_: str = "auto") -> None:
+def review(text: str | None, root: str, *, port: int, format_: str = "auto",
+           apply_options: Mapping[str, Any] | None = None) -> None:
     """Serve the page (on ``text`` when given) and print its address; return when Ctrl-C stops it."""
     require_web()
     from editblocks.web import ReviewServer, ReviewSession
     from editblocks.workspace import WorkspaceError
 
     try:
-        session = ReviewSession(root, format=format_)
+        session = ReviewSession(root, format=format_, apply_options=apply_options)
     except WorkspaceError as error:
         raise workspace_error(error) from None
     if text is not None:

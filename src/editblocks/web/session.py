@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,10 @@ class _Run:
 class ReviewSession:
     """The review of one answer at a time against the files under ``root``; safe to call from any thread."""
 
-    def __init__(self, root: str | os.PathLike[str], *, format: Format | str = Format.AUTO) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, format: Format | str = Format.AUTO,
+                 apply_options: Mapping[str, Any] | None = None) -> None:
+        """``apply_options`` are passed to every `editblocks.apply` (policy, fuzzy, strict, first_match, git_add...)."""
+        self._options = dict(apply_options or {})
         self.workspace = Workspace(root)  # raises WorkspaceError for a root that is not a usable folder
         self.root = str(self.workspace.root)
         self._format = Format(format)
@@ -115,7 +118,7 @@ class ReviewSession:
                 self._changed()
                 return None
             try:
-                result = apply(self._edits(indexes), self.root)
+                result = apply(self._edits(indexes), self.root, **self._options)
             except WorkspaceError as error:
                 self._message = f"nothing written: {error}"
                 self._changed()
@@ -221,7 +224,7 @@ class ReviewSession:
         if not indexes:
             return None
         try:
-            return _Run(indexes, apply(self._edits(indexes), self.root, dry_run=True))
+            return _Run(indexes, apply(self._edits(indexes), self.root, **{**self._options, "dry_run": True}))
         except WorkspaceError as error:
             self._message = f"cannot read the files: {error}"
             return None
