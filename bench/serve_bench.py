@@ -8,7 +8,7 @@ its file (a failed block, so the closest-lines panel is drawn too).
 
 Reported, best and median of the runs:
 - load: parse the answer and decide every block against the files (a dry run);
-- view: build the page's view (highlighted, diffed, as JSON) on the first request;
+- view: build the page's view (highlighted, diffed, as JSON), as the first request does;
 - first render: from asking the browser for the address until every block's badge is on screen;
 - total: load + first render, what a person waits after `editblocks serve` starts.
 """
@@ -25,6 +25,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from editblocks.web import ReviewServer, ReviewSession
+from editblocks.web.highlight import _tokens
 
 CHROMIUM = os.environ.get("EDITBLOCKS_CHROMIUM", "/usr/bin/chromium")
 FUNCTIONS = 30
@@ -61,12 +62,14 @@ def main() -> None:
             (root / "src" / f"module_{file}.py").write_text(source(file))
         browser = playwright.chromium.launch(executable_path=CHROMIUM)
         for _ in range(options.runs):
+            _tokens.cache_clear()  # every run starts cold, as a fresh `editblocks serve` does
             session = ReviewSession(root)
             started = time.perf_counter()
             session.load(text)
             loaded = time.perf_counter()
             session.view_json()
             viewed = time.perf_counter()
+            _tokens.cache_clear()
             session = ReviewSession(root)  # a fresh session: the page's request builds the view itself
             session.load(text)
             with ReviewServer(session) as server:

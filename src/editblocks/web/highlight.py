@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_for_filename
 from pygments.lexers.special import TextLexer
-from pygments.token import Comment, Keyword, Name, Number, Operator, String, Token, _TokenType
+from pygments.token import Comment, Keyword, Name, Number, Operator, String, _TokenType
 from pygments.util import ClassNotFound
 
 Segment = list[str]  # [text, css class]; a list so it serialises to JSON as is
@@ -56,24 +56,35 @@ def segments(line: str, lexer: Lexer, changes: Sequence[tuple[int, int]] = ()) -
     """`line` cut where its token kind or its changed/unchanged state changes."""
     if not line:
         return []
-    tokens = [(Token.Text, line)] if len(line) > MAX_HIGHLIGHT_CHARS else list(lexer.get_tokens(line))
     cuts = sorted({0, len(line), *(edge for span in changes for edge in span)})
     out: list[Segment] = []
     offset = 0
-    for token, text in tokens:
-        end = min(offset + len(text), len(line))
-        css = _kind(token)
+    for css, text in _tokens(lexer, line):
+        end = offset + len(text)
         points = [offset, *(cut for cut in cuts if offset < cut < end), end]
         for begin, stop in zip(points, points[1:]):
-            if stop > begin:
-                changed = any(a <= begin and stop <= b for a, b in changes)
-                _add(out, line[begin:stop], f"{css} ch".strip() if changed else css)
+            changed = any(a <= begin and stop <= b for a, b in changes)
+            _add(out, line[begin:stop], f"{css} ch".strip() if changed else css)
         offset = end
-        if offset >= len(line):
-            break
-    if offset < len(line):
-        _add(out, line[offset:], "")
     return out
+
+
+@lru_cache(maxsize=65_536)
+def _tokens(lexer: Lexer, line: str) -> tuple[tuple[str, str], ...]:
+    """The line's tokens as (css class, text), covering the line exactly; cached, since a page shows the same
+    lines in a block and in its hunk, and draws them again on every change while an answer streams."""
+    if len(line) > MAX_HIGHLIGHT_CHARS:
+        return (("", line),)
+    tokens: list[tuple[str, str]] = []
+    offset = 0
+    for token, text in lexer.get_tokens(line):
+        text = text[: len(line) - offset]
+        if text:
+            tokens.append((_kind(token), text))
+            offset += len(text)
+    if offset < len(line):
+        tokens.append(("", line[offset:]))
+    return tuple(tokens)
 
 
 def _add(out: list[Segment], text: str, css: str) -> None:
