@@ -229,3 +229,18 @@ def test_an_answer_pasted_into_the_page_is_reviewed(page: Page, project: Path) -
         page.get_by_role("textbox", name="Answer text").fill(ANSWER)
         page.get_by_role("button", name="Show answer").click()
         expect(badge(page, 4, "failed")).to_be_visible()
+
+
+def test_the_page_works_from_the_keyboard_and_keeps_the_focus_across_updates(page: Page, project: Path) -> None:
+    with served(project) as (_, server):
+        page.goto(server.url)
+        reject = page.get_by_role("button", name="Reject block 2")
+        reject.focus()
+        page.keyboard.press("Enter")
+        expect(badge(page, 2, "skipped")).to_be_visible()
+        expect(reject).to_be_focused()  # the redrawn button has the focus back
+        expect(reject).to_have_attribute("aria-pressed", "true")
+        page.get_by_role("button", name="Apply", exact=True).focus()
+        page.keyboard.press("Space")
+        expect(badge(page, 1, "applied")).to_be_visible()
+    assert read_tree(project)["util.py"] == "def double(x):\n    return x * 2\n\n\ndef half(x):\n    return x // 2\n"

@@ -59,6 +59,14 @@ def test_every_request_without_the_token_is_refused(project: Path, method: str, 
     assert read_tree(project) == FILES
 
 
+def test_static_files_cannot_reach_outside_their_folder(project: Path) -> None:
+    with served(project) as (_, server):
+        for path in ("static/../session.py", "static/%2e%2e/session.py", "static/../../web/session.py",
+                     "static/..%2fsession.py"):
+            status, _, body = request(server.port, "GET", f"/{server.token}/{path}")
+            assert status == 404 and b"ReviewSession" not in body
+
+
 def test_a_foreign_host_name_is_refused_even_with_the_token(project: Path) -> None:
     with served(project) as (_, server):
         assert request(server.port, "GET", f"/{server.token}/", host=f"attacker.example:{server.port}")[0] == 403
@@ -131,10 +139,10 @@ def test_actions_take_block_numbers_only_and_refuse_anything_else(project: Path)
 def test_a_session_applies_only_accepted_blocks_and_undoes_its_own_apply(project: Path) -> None:
     session = ReviewSession(project)
     session.load(ANSWER)
-    session.decide([0, 1, 2, 3], accept=False)
+    session.decide([1, 2, 3, 4], accept=False)
     assert session.apply() is None
     assert session.view()["message"] == "no block is accepted: nothing to apply"
-    session.decide([2], accept=True)
+    session.decide([3], accept=True)
     result = session.apply()
     assert result is not None and result.written
     assert read_tree(project)["util.py"].endswith("return x // 2\n")
@@ -214,7 +222,7 @@ def test_an_apply_that_writes_nothing_leaves_undo_off_so_an_earlier_run_is_never
     assert earlier.written
     session = ReviewSession(project)
     session.load(ANSWER)
-    session.decide([0, 1, 2], accept=False)  # only the failing block 4 is left
+    session.decide([1, 2, 3], accept=False)  # only the failing block 4 is left
     result = session.apply()
     assert result is not None and not result.written
     view = session.view()

@@ -55,7 +55,7 @@ def create_app(session: ReviewSession, token: str, stopping: threading.Event) ->
         numbers = body.get("blocks")
         accept = body.get("accept")
         if isinstance(numbers, list) and isinstance(accept, bool):
-            session.decide([n - 1 for n in numbers if isinstance(n, int) and not isinstance(n, bool)], accept)
+            session.decide([n for n in numbers if isinstance(n, int) and not isinstance(n, bool)], accept)
 
     def load(body: dict[str, Any]) -> None:
         text = body.get("text")

@@ -92,14 +92,15 @@ class ReviewSession:
 
     # --- the review ----------------------------------------------------------------------------------------------
 
-    def decide(self, indexes: Sequence[int], accept: bool) -> None:
-        """Accept or reject blocks (0-based indexes; unknown ones are ignored). A rejected block is never written."""
+    def decide(self, numbers: Sequence[int], accept: bool) -> None:
+        """Accept or reject blocks by number (1-based, as the page names them: "Reject block 2"); unknown numbers
+        are ignored. A rejected block is never written."""
         with self._lock:
             if self._applied is not None or not self._answer.closed:
                 self._message = "undo the apply first to change what is accepted" if self._applied else ""
             else:
                 count = len(self._answer.blocks())
-                chosen = {index for index in indexes if 0 <= index < count}
+                chosen = {number - 1 for number in numbers if 1 <= number <= count}
                 self._rejected = self._rejected - chosen if accept else self._rejected | chosen
                 self._preview = self._dry_run()
                 self._message = ""
