@@ -141,7 +141,10 @@ class ReviewSession:
             indexes = tuple(blocks.index(r.block) if r.block in blocks else -1 for r in result.results)
             if -1 in indexes:
                 return
-            self._applied = _Run(indexes, result)
+            if result.written and (result.files_modified or result.files_created):
+                self._applied = _Run(indexes, result)
+            else:  # nothing was journaled: Undo must not undo an earlier run
+                self._preview = _Run(indexes, result)
         self._changed()
 
     def undo(self) -> bool:
