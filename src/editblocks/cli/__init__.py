@@ -28,6 +28,7 @@ COMMANDS = {  # name: (module, command object, one-line help shown by `editblock
     "mcp": ("mcp", "mcp_command", "Serve the edit tools to an MCP client (stdio, or --http), inside --root."),
     "parse": ("parse", "parse_command", "List the edit blocks in RESPONSE (a file, or - for stdin)."),
     "prompt": ("prompt", "prompt_command", "Print the system prompt (and examples) for an edit format."),
+    "serve": ("serve", "serve_command", "Serve the review page for an answer on 127.0.0.1 (needs editblocks[web])."),
     "schema": ("schema", "schema_command", "Print the JSON Schema of the --json output (of one command)."),
     "undo": ("undo", "undo_command", "Undo the last apply under --root, byte for byte."),
 }

@@ -160,14 +160,24 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, st
               help="Keep the undo journal's saved copies under this many MiB (the newest run always stays).")
 @_known_files_option()
 @max_bytes_option()
+@click.option("--review", is_flag=True,
+              help="Write nothing now: serve the review page for RESPONSE on 127.0.0.1 and print its address; "
+                   "accept or reject blocks there, then Apply (Ctrl-C stops). Needs editblocks[web].")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def apply_command(response: str, root: str | None, format_: str, dry_run: bool, show_diffs: bool, strict: bool,
                   fuzzy: bool, first_match: bool, on_failure: str | None, git_add: bool, feedback_file: str | None,
                   html_file: str | None, patch_file: str | None, keep_runs: int, journal_max_mb: int,
-                  known_source: str | None, max_bytes: int, as_json: bool) -> None:
+                  known_source: str | None, max_bytes: int, review: bool, as_json: bool) -> None:
     """Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files under --root."""
     known = read_known(known_source, root, response)
     text = read_response(response, max_bytes)
+    if review:
+        from editblocks.cli.serve import review as serve_review
+
+        serve_review(text, root or ".", port=0, format_=format_, apply_options=dict(
+            policy=on_failure, fuzzy=fuzzy, first_match=first_match, strict=strict, git_add=git_add,
+            keep_runs=keep_runs, journal_max_bytes=journal_max_mb << 20, known_files=known))
+        return
     for path, what in ((feedback_file, "feedback"), (html_file, "HTML report"), (patch_file, "patch")):
         if path is not None:
             check_report_path(path, what)  # before any project file is written: exit 2 means nothing was

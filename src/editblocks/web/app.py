@@ -1,0 +1,142 @@
+"""The review page's web application: the page, its view as JSON, server-sent events and four actions.
+
+Handlers that touch the disk (decide, apply, undo, load) are plain functions,
+which Starlette runs in its thread pool, so the event loop keeps serving the
+event streams meanwhile. Requests name blocks by number only, never a path:
+which files can be read or written is decided by the workspace, inside the root.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from editblocks.web.guard import TokenGate
+from editblocks.web.session import ReviewSession
+
+HERE = Path(__file__).resolve().parent
+MAX_BODY = 16 << 20  # a pasted answer larger than this is refused (the command line's own limit is similar)
+KEEP_ALIVE_SECONDS = 15.0
+_TEMPLATES = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
+
+
+def create_app(session: ReviewSession, token: str, stopping: threading.Event) -> TokenGate:
+    """The application for one session, behind the token gate; its event streams end once ``stopping`` is set."""
+
+    async def page(request: Request) -> HTMLResponse:
+        _, view = session.view_json()
+        html = _TEMPLATES.get_template("page.html").render(root=session.root, view=Markup(_script_safe(view)))
+        return HTMLResponse(html)
+
+    async def view(request: Request) -> Response:
+        return _view_response(session)
+
+    async def events(request: Request) -> StreamingResponse:
+        try:
+            since = int(request.query_params.get("since", "-1"))
+        except ValueError:
+            since = -1
+        return StreamingResponse(_event_stream(session, since, stopping), media_type="text/event-stream",
+                                 headers={"x-accel-buffering": "no"})
+
+    def decide(body: dict[str, Any]) -> None:
+        numbers = body.get("blocks")
+        accept = body.get("accept")
+        if isinstance(numbers, list) and isinstance(accept, bool):
+            session.decide([n for n in numbers if isinstance(n, int) and not isinstance(n, bool)], accept)
+
+    def load(body: dict[str, Any]) -> None:
+        text = body.get("text")
+        if isinstance(text, str):
+            session.load(text)
+
+    routes = [
+        Route("/", page),
+        Route("/api/view", view),
+        Route("/events", events),
+        Route("/api/decide", _action(session, decide), methods=["POST"]),
+        Route("/api/apply", _action(session, lambda _: session.apply()), methods=["POST"]),
+        Route("/api/undo", _action(session, lambda _: session.undo()), methods=["POST"]),
+        Route("/api/answer", _action(session, load), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    return TokenGate(Starlette(routes=routes), token)
+
+
+def _action(session: ReviewSession, run: Any) -> Any:
+    """A POST handler: a JSON object in (at most `MAX_BODY` bytes), the new view out."""
+
+    async def handler(request: Request) -> Response:
+        body = await _json_body(request)
+        if body is None:
+            return JSONResponse({"error": "expected a JSON object"}, status_code=400)
+        await asyncio.to_thread(run, body)
+        return _view_response(session)
+
+    return handler
+
+
+async def _json_body(request: Request) -> dict[str, Any] | None:
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            return None
+        chunks.append(chunk)
+    try:
+        body = json.loads(b"".join(chunks) or b"{}")
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def _view_response(session: ReviewSession) -> Response:
+    return Response(session.view_json()[1], media_type="application/json")
+
+
+def _script_safe(data: str) -> str:
+    """JSON that can sit in a `<script type="application/json">` element: no `<`, `>` or `&` to end it early."""
+    return data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+async def _event_stream(session: ReviewSession, since: int, stopping: threading.Event) -> AsyncIterator[str]:
+    """The view each time it changes (changes made while one is sent are coalesced into the next)."""
+    loop = asyncio.get_running_loop()
+    wake = asyncio.Event()
+
+    def changed() -> None:
+        try:
+            loop.call_soon_threadsafe(wake.set)
+        except RuntimeError:  # the server's loop has stopped
+            pass
+
+    unsubscribe = session.subscribe(changed)
+    try:
+        yield ": connected\n\n"
+        while not stopping.is_set():
+            wake.clear()
+            version, data = session.view_json()
+            if version > since:
+                since = version
+                yield f"event: view\ndata: {data}\n\n"
+            try:
+                await asyncio.wait_for(wake.wait(), KEEP_ALIVE_SECONDS)
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+    finally:
+        unsubscribe()

@@ -1,0 +1,256 @@
+"""One review: an answer, the reviewer's accept/reject choices, what applying them would do and what it did.
+
+The state lives here, apart from the web server, so that the page, the
+command line and `ask --serve` drive it the same way: `feed`/`close_answer`
+while an answer streams, `decide`, `apply`, `undo`. Every change bumps a
+version and wakes the listeners (the page's event streams); the page's view
+of the state is built once per version, on demand.
+
+Applying goes through `editblocks.apply` with the accepted blocks only, so it
+is the ordinary planner and workspace: atomic, journaled, inside the root.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from editblocks.model import ApplyResult, EditResult, Format, ParseResult
+from editblocks.web.answer import AnswerFeed
+from editblocks.web.view import BlockOutcome, Outcome, build_view
+from editblocks.workspace import Workspace, WorkspaceError
+from editblocks.workspace.apply import LOCK_WAIT_SECONDS, apply
+
+Listener = Callable[[], None]
+
+
+@dataclass(frozen=True)
+class _Run:
+    """An apply or a dry run of some of the answer's blocks: their indexes and the result, in the same order."""
+
+    indexes: tuple[int, ...]
+    result: ApplyResult
+
+
+class ReviewSession:
+    """The review of one answer at a time against the files under ``root``; safe to call from any thread."""
+
+    def __init__(self, root: str | os.PathLike[str], *, format: Format | str = Format.AUTO,
+                 apply_options: Mapping[str, Any] | None = None) -> None:
+        """``apply_options`` are passed to every `editblocks.apply` (policy, fuzzy, strict, first_match, git_add...)."""
+        self._options = dict(apply_options or {})
+        self.workspace = Workspace(root)  # raises WorkspaceError for a root that is not a usable folder
+        self.root = str(self.workspace.root)
+        self._format = Format(format)
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._version = 0
+        self._cached: tuple[int, str] | None = None
+        self._answer = AnswerFeed(self._format)
+        self._answer.close()
+        self._rejected: set[int] = set()
+        self._preview: _Run | None = None
+        self._applied: _Run | None = None
+        self._message = ""
+
+    # --- the answer -------------------------------------------------------------------------------------------
+
+    def load(self, text: str) -> None:
+        """Show a whole answer (as `apply --review` and `serve RESPONSE` do)."""
+        with self._lock:
+            self._reset()
+            self._answer.feed(text)
+            self._finish()
+        self._changed()
+
+    def new_answer(self, format: Format | str | None = None) -> None:
+        """Start a live answer: the page shows what `feed` adds as it arrives (for `ask --serve`)."""
+        with self._lock:
+            self._reset(Format(format) if format is not None else None)
+        self._changed()
+
+    def feed(self, chunk: str) -> None:
+        """Add the next piece of the live answer's text; blocks show as in progress until they complete."""
+        with self._lock:
+            self._answer.feed(chunk)
+        self._changed()
+
+    def close_answer(self) -> None:
+        """The live answer is complete: every block is located against the files and gets its badge."""
+        with self._lock:
+            self._finish()
+        self._changed()
+
+    @property
+    def answer_text(self) -> str:
+        with self._lock:
+            return self._answer.text
+
+    # --- the review ----------------------------------------------------------------------------------------------
+
+    def decide(self, numbers: Sequence[int], accept: bool) -> None:
+        """Accept or reject blocks by number (1-based, as the page names them: "Reject block 2"); unknown numbers
+        are ignored. A rejected block is never written."""
+        with self._lock:
+            if self._applied is not None or not self._answer.closed:
+                self._message = "undo the apply first to change what is accepted" if self._applied else ""
+            else:
+                count = len(self._answer.blocks())
+                chosen = {number - 1 for number in numbers if 1 <= number <= count}
+                self._rejected = self._rejected - chosen if accept else self._rejected | chosen
+                self._preview = self._dry_run()
+                self._message = ""
+        self._changed()
+
+    def apply(self) -> ApplyResult | None:
+        """Write the accepted blocks (all or nothing, journaled); None when there was nothing to apply."""
+        with self._lock:
+            if self._applied is not None or not self._answer.closed:
+                self._message = "already applied: undo first" if self._applied else "the answer is still arriving"
+                self._changed()
+                return None
+            indexes = self._accepted()
+            if not indexes:
+                self._message = "no block is accepted: nothing to apply"
+                self._changed()
+                return None
+            try:
+                result = apply(self._edits(indexes), self.root, **self._options)
+            except WorkspaceError as error:
+                self._message = f"nothing written: {error}"
+                self._changed()
+                return None
+            written = len(result.files_modified) + len(result.files_created) if result.written else 0
+            if written:
+                self._applied = _Run(indexes, result)  # Undo now undoes this run
+                self._message = f"applied: {written} file{'s' if written != 1 else ''} written"
+            else:  # no run was journaled, so there is nothing for Undo to undo
+                self._preview = _Run(indexes, result)
+                self._message = "nothing written: " + (result.notes[0] if result.notes else "no accepted block applies")
+        self._changed()
+        return result
+
+    def record_apply(self, result: ApplyResult) -> None:
+        """Show an apply made elsewhere (by the `ask` loop) on this answer's blocks, matched by value."""
+        with self._lock:
+            blocks = self._answer.blocks()
+            indexes = tuple(blocks.index(r.block) if r.block in blocks else -1 for r in result.results)
+            if -1 in indexes:
+                return
+            if result.written and (result.files_modified or result.files_created):
+                self._applied = _Run(indexes, result)
+            else:  # nothing was journaled: Undo must not undo an earlier run
+                self._preview = _Run(indexes, result)
+        self._changed()
+
+    def undo(self) -> bool:
+        """Undo the last apply (the workspace's own undo, so byte for byte); False if nothing was undone."""
+        with self._lock:
+            if self._applied is None:
+                self._message = "nothing to undo on this page"
+                self._changed()
+                return False
+            try:
+                with self.workspace.lock(wait=LOCK_WAIT_SECONDS):
+                    outcome = self.workspace.undo()
+            except WorkspaceError as error:
+                self._message = f"nothing undone: {error}"
+                self._changed()
+                return False
+            self._message = outcome.message
+            if outcome.ok:
+                self._applied = None
+                self._preview = self._dry_run()
+        self._changed()
+        return outcome.ok
+
+    # --- what the page shows ----------------------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        return self._version
+
+    def view_json(self) -> tuple[int, str]:
+        """(version, the page's view of the state as JSON), built once per version."""
+        with self._lock:
+            if self._cached is None or self._cached[0] != self._version:
+                self._cached = (self._version, json.dumps(self._view(), separators=(",", ":")))
+            return self._cached
+
+    def view(self) -> dict[str, Any]:
+        return dict(json.loads(self.view_json()[1]))
+
+    def wake(self) -> None:
+        """Call the listeners without a change (a server stopping its event streams)."""
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener()
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` after every change (from whichever thread made it); returns the unsubscribe call."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    # --- inside -----------------------------------------------------------------------------------------------
+
+    def _reset(self, format: Format | None = None) -> None:
+        self._answer = AnswerFeed(format or self._format)
+        self._rejected = set()
+        self._preview = None
+        self._applied = None
+        self._message = ""
+
+    def _finish(self) -> None:
+        self._answer.close()
+        self._preview = self._dry_run()
+
+    def _accepted(self) -> tuple[int, ...]:
+        return tuple(i for i in range(len(self._answer.blocks())) if i not in self._rejected)
+
+    def _edits(self, indexes: tuple[int, ...]) -> ParseResult:
+        parsed = self._answer.result()
+        return ParseResult(parsed.format, tuple(parsed.blocks[i] for i in indexes), parsed.shell, parsed.diagnostics)
+
+    def _dry_run(self) -> _Run | None:
+        indexes = self._accepted()
+        if not indexes:
+            return None
+        try:
+            return _Run(indexes, apply(self._edits(indexes), self.root, **{**self._options, "dry_run": True}))
+        except WorkspaceError as error:
+            self._message = f"cannot read the files: {error}"
+            return None
+
+    def _view(self) -> dict[str, Any]:
+        blocks = self._answer.blocks()
+        run = self._applied or self._preview
+        results: dict[int, EditResult] = dict(zip(run.indexes, run.result.results)) if run else {}
+        outcomes = [BlockOutcome(block, results.get(i), i not in self._rejected) for i, block in enumerate(blocks)]
+        outcome = Outcome(
+            answer=self._answer, blocks=outcomes, result=run.result if run else None,
+            applied=self._applied is not None, streaming=not self._answer.closed,
+            message=self._message, version=self._version,
+        )
+        return build_view(outcome, self._read)
+
+    def _read(self, path: str) -> str | None:
+        snapshot = self.workspace.read(path)
+        return getattr(snapshot, "text", None)
+
+    def _changed(self) -> None:
+        with self._lock:
+            self._version += 1
+        self.wake()
+

@@ -1,0 +1,48 @@
+"""Builders for the review page's tests: a small project, answers for it, and the page served on a free port."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from editblocks.web import ReviewServer, ReviewSession
+
+from helpers_apply import diff_edit
+
+CHROMIUM = os.environ.get("EDITBLOCKS_CHROMIUM", "/usr/bin/chromium")
+
+FILES = {
+    "app.py": 'def greet(name):\n    return "hi " + name\n\nPORT = 8000\n',
+    "util.py": "def double(x):\n    return x * 2\n\n\ndef half(x):\n    return x / 2\n",
+}
+
+# Blocks 1-3 apply, block 4 fails (its old text is not in app.py; the file's line 4 is the closest).
+ANSWER = (
+    "Three changes and a mistake.\n\n"
+    + diff_edit("app.py", ('    return "hi " + name\n', '    return "hello " + name\n'))
+    + diff_edit("util.py", ("    return x * 2\n", "    return x + x\n"))
+    + diff_edit("util.py", ("    return x / 2\n", "    return x // 2\n"))
+    + diff_edit("app.py", ("PORT = 9999\n", "PORT = 8080\n"))
+    + "That is all.\n"
+)
+
+
+def make_project(root: Path) -> Path:
+    for name, text in FILES.items():
+        (root / name).write_text(text)
+    return root
+
+
+def read_tree(root: Path) -> dict[str, str]:
+    return {name: (root / name).read_text() for name in FILES}
+
+
+@contextmanager
+def served(root: Path, answer: str | None = ANSWER) -> Iterator[tuple[ReviewSession, ReviewServer]]:
+    session = ReviewSession(root)
+    if answer is not None:
+        session.load(answer)
+    with ReviewServer(session) as server:
+        yield session, server
