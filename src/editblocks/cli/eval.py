@@ -27,7 +27,7 @@ from editblocks.eval.evaluate import (
     find_cases,
     report_json,
 )
-from editblocks.eval.replay import ReplayError, import_commit
+from editblocks.eval.replay import ReplayedCase, ReplayError, import_commit
 from editblocks.model import Format, Policy, counted
 from editblocks.report.serialize import json_text, versioned
 
@@ -123,12 +123,7 @@ def _replay(folders: tuple[str, ...], repo: str | None, response: str | None, co
         case = import_commit(repo, response, commit, out)
     except ReplayError as error:
         raise InputError(str(error)) from None
-    if as_json:
-        click.echo(json.dumps(versioned({"case": str(case.folder), "commit": case.commit,
-                                         "before": list(case.before), "after": list(case.after)}), indent=2))
-    else:
-        click.echo(f"wrote {case.folder} from commit {case.commit[:12]}: "
-                   f"{counted(len(case.before), 'file')} before, {len(case.after)} after")
+    _report_case(case, as_json, f"commit {case.commit[:12]}")
 
 
 def _from_run(folders: tuple[str, ...], run: str, round_number: int, out: str | None, as_json: bool) -> None:
@@ -140,12 +135,7 @@ def _from_run(folders: tuple[str, ...], run: str, round_number: int, out: str | 
         case = import_run(run, out, round_number)
     except ReplayError as error:
         raise InputError(str(error)) from None
-    if as_json:
-        click.echo(json.dumps(versioned({"case": str(case.folder), "commit": case.commit,
-                                         "before": list(case.before), "after": list(case.after)}), indent=2))
-    else:
-        click.echo(f"wrote {case.folder} from round {round_number} of run {case.commit}: "
-                   f"{counted(len(case.before), 'file')} before, {len(case.after)} after")
+    _report_case(case, as_json, f"round {round_number} of run {case.commit}")
 
 
 @contextmanager
@@ -212,3 +202,13 @@ def _case_line(outcome: CaseOutcome) -> Text:
     """`correct         12 ms  cases-md/a01  applied 1 block`: fixed-width verdict and time, then name and detail."""
     return Text.assemble((f"{outcome.verdict.value:<13}", _STYLES[outcome.verdict]),
                          f" {outcome.seconds * 1000:>6.0f} ms  ", outcome.name, ("  " + outcome.detail, "dim"))
+
+
+def _report_case(case: ReplayedCase, as_json: bool, source: str) -> None:
+    """What an imported case holds, as JSON or one line naming where it came from."""
+    if as_json:
+        click.echo(json.dumps(versioned({"case": str(case.folder), "commit": case.commit,
+                                         "before": list(case.before), "after": list(case.after)}), indent=2))
+    else:
+        click.echo(f"wrote {case.folder} from {source}: {counted(len(case.before), 'file')} before, "
+                   f"{len(case.after)} after")

@@ -25,6 +25,7 @@ import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -302,16 +303,10 @@ def _judge(case: Path, spec: CaseSpec, overrides: CaseOptions,
     known = sorted(before) if spec.known_files is True else spec.known_files
     parsed = parse(response, options.format or Format.AUTO.value, known_files=known)
     # The root is a child of the sandbox, so a path that escapes the root lands where it can be seen.
-    with tempfile.TemporaryDirectory(prefix="editblocks-eval-", dir=scratch) as sandbox:
-        root = Path(sandbox) / "root"
-        if (case / BEFORE_DIR).is_dir():
-            shutil.copytree(case / BEFORE_DIR, root, symlinks=True)
-        else:
-            root.mkdir()
+    with _sandbox(case, scratch) as (root, escaped):
         result = apply(parsed, root, policy=options.on_failure, strict=bool(options.strict),
                        fuzzy=bool(options.fuzzy), first_match=bool(options.first_match))
         actual = read_tree(root)
-        escaped = sorted(entry.name for entry in Path(sandbox).iterdir() if entry.name != "root")
     detail = summarize(parsed, result)
     if escaped:
         return Verdict.WRONG, detail, tuple(f"! wrote outside the root: {name}" for name in escaped)
@@ -337,16 +332,10 @@ def _judge_calls(case: Path, spec: CaseSpec, overrides: CaseOptions,
     options = spec.options.overridden_by(overrides)
     before = read_tree(case / BEFORE_DIR)
     expected = read_tree(case / AFTER_DIR)
-    with tempfile.TemporaryDirectory(prefix="editblocks-eval-", dir=scratch) as sandbox:
-        root = Path(sandbox) / "root"
-        if (case / BEFORE_DIR).is_dir():
-            shutil.copytree(case / BEFORE_DIR, root, symlinks=True)
-        else:
-            root.mkdir()
+    with _sandbox(case, scratch) as (root, escaped):
         outcome = run_calls(calls, root, policy=options.on_failure, fuzzy=bool(options.fuzzy),
                             first_match=bool(options.first_match))
         actual = read_tree(root)
-        escaped = sorted(entry.name for entry in Path(sandbox).iterdir() if entry.name != "root")
     if escaped:
         return Verdict.WRONG, outcome.detail, tuple(f"! wrote outside the root: {name}" for name in escaped)
     verdict = classify(before, expected, actual, blocks_parsed=bool(calls))
@@ -358,6 +347,21 @@ def _judge_calls(case: Path, spec: CaseSpec, overrides: CaseOptions,
             return Verdict.MISREPORTED, f"{outcome.detail} ({note})", ()
     difference = () if verdict in PASSING else tree_difference(expected, actual)
     return verdict, outcome.detail, difference
+
+
+@contextmanager
+def _sandbox(case: Path, scratch: str | None) -> Iterator[tuple[Path, list[str]]]:
+    """A copy of the case's `before/` as the root, inside a sandbox folder; on leaving, the list it yielded holds
+    the names written beside the root (a path that escapes the root lands where it can be seen)."""
+    escaped: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="editblocks-eval-", dir=scratch) as sandbox:
+        root = Path(sandbox) / "root"
+        if (case / BEFORE_DIR).is_dir():
+            shutil.copytree(case / BEFORE_DIR, root, symlinks=True)
+        else:
+            root.mkdir()
+        yield root, escaped
+        escaped.extend(sorted(entry.name for entry in Path(sandbox).iterdir() if entry.name != "root"))
 
 
 def classify(before: Mapping[str, bytes], expected: Mapping[str, bytes], actual: Mapping[str, bytes], *,
