@@ -82,6 +82,8 @@ _MARKER_TEXT = {
     MarkerKind.GUILLEMET_SEPARATOR: "`═══════ REPL`",
     MarkerKind.GUILLEMET_END: "`»»» EDIT END`",
 }
+_NOT_CLOSED_BEFORE = "block at line {0} is not closed before the next block at line {1}"
+"""Formatted when read: a flood of start markers holds one template, not a million messages."""
 _STRAY_MESSAGE = {kind: f"{text} without a block start before it" for kind, text in _MARKER_TEXT.items()}
 """Built once: an answer of a million stray end markers then holds one message, not a million copies."""
 
@@ -152,7 +154,8 @@ class BlockAssembler:
                     return tail[0] + line + "\n", tail[1]
             if self._sink.enabled:
                 self._sink.progress(block, final=True)
-            self._error(block.line, f"block at line {block.line} is not closed before the next block at line {number}")
+            self._before_diagnostic()
+            self._sink.error_formatted(block.line, _NOT_CLOSED_BEFORE, number)
             self.block = None
             self.open(marker, number, line, interrupting=not block.dividers)
             return None

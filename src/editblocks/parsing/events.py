@@ -18,7 +18,7 @@ from editblocks.model import (
     ShellSuggestion,
 )
 from editblocks.parsing.sections import SECTION_NAMES, OpenBlock, section_bounds
-from editblocks.parsing.values import block_progress, diagnostic, text_event
+from editblocks.parsing.values import block_progress, diagnostic, formatted_diagnostic, text_event
 
 
 class EventSink:
@@ -58,6 +58,10 @@ class EventSink:
 
     def warn(self, line: int, message: str) -> None:
         self.diagnose(diagnostic(Severity.WARNING, line, message))
+
+    def error_formatted(self, line: int, template: str, other: int) -> None:
+        """An error whose message is ``template`` formatted with ``line`` and ``other`` when it is read."""
+        self.diagnose(formatted_diagnostic(Severity.ERROR, line, template, other))
 
     def diagnose(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)
