@@ -31,8 +31,10 @@ class Fence:
     language: str = field(init=False)
     is_shell: bool = field(init=False)
     is_transcript: bool = field(init=False)
+    closing: str = field(init=False)  # the usual closing line of a markdown fence, stripped ("" for the others)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "closing", "" if self.tag or self.closer else self.char * self.length)
         first = self.info.split(maxsplit=1)[0] if self.info.strip() else ""
         language = first.strip("{}.").lower()
         object.__setattr__(self, "language", language)
@@ -40,6 +42,8 @@ class Fence:
         object.__setattr__(self, "is_shell", language in SHELL_LANGUAGES or language in TRANSCRIPT_LANGUAGES)
 
     def is_closed_by(self, stripped: str) -> bool:
+        if stripped == self.closing:  # the common case, kept cheap
+            return True
         if self.closer:
             return stripped == self.closer
         if self.tag:

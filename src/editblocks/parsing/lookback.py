@@ -39,19 +39,14 @@ class PathLookback:
         self._format = format
         self._known = known
         # (lines, None) for plain lines, one or a run of them joined by newlines; (line, fence info) for a fence line.
-        # The parser's hot loop appends plain lines to it directly.
+        # The parser appends to it directly, and keeps ``inside_fence`` (whether the last fence line left a fence open).
         self.recent: deque[tuple[str, str | None]] = deque(maxlen=LOOKBACK_LINES)
-        self._inside_fence = False
+        self.inside_fence = False
         # Without known files a line's reading depends on nothing else, so every parser shares one cache.
         self._path_cache = _SHARED_PATH_CACHE if known is None else {}
         self._fence_cache = _SHARED_FENCE_CACHE if known is None else {}
         self._last_path: str | None = None
         self._last_format: Format = Format.DIFF
-
-    def fence_line(self, line: str, info: str, inside_fence: bool) -> None:
-        """A line that opens or closes a fence (or looks like one); ``inside_fence`` is the state after it."""
-        self.recent.append((line, info))
-        self._inside_fence = inside_fence
 
     def path_for_block(self, start: MarkerKind) -> PathChoice:
         """The path of the block that ``start`` opens; the lines looked back over are used up."""
@@ -84,7 +79,7 @@ class PathLookback:
                     if found is _UNREAD:
                         found = self._path_line(stripped)
                     if found is not None:
-                        style = Format.DIFF if crossed_fence or not self._inside_fence else Format.DIFF_FENCED
+                        style = Format.DIFF if crossed_fence or not self.inside_fence else Format.DIFF_FENCED
                         return found.path, self._block_format(start, style, found.labelled), ""
                     return self._carry_over(start, stripped)
                 left -= len(pieces)

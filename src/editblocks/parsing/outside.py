@@ -136,7 +136,8 @@ class OutsideLines:
                 self.fence = looks_like
                 self.shell_lines = [] if looks_like.is_shell else None
             info = looks_like.info
-        self._lookback.fence_line(line, info, self.fence is not None)
+        self.recent.append((line, info))
+        self._lookback.inside_fence = self.fence is not None
         if self._text_events:
             self._add_text(line + "\n", number)
         return True
