@@ -30,6 +30,7 @@ PathChoice = tuple[str | None, Format, str]  # the path, the block's format, a h
 _SHARED_PATH_CACHE: dict[str, PathLine | None] = {}
 _UNREAD = PathLine("", False)  # a line not in the cache yet
 _SHARED_FENCE_CACHE: dict[str, PathLine | None] = {}
+_SEARCH_START = MarkerKind.SEARCH_START
 
 
 class PathLookback:
@@ -80,6 +81,8 @@ class PathLookback:
                         found = self._path_line(stripped)
                     if found is not None:
                         style = Format.DIFF if crossed_fence or not self.inside_fence else Format.DIFF_FENCED
+                        if start is _SEARCH_START and not found.labelled and self._format is Format.AUTO:
+                            return found.path, style, ""  # what `_block_format` says, in the common case
                         return found.path, self._block_format(start, style, found.labelled), ""
                     return self._carry_over(start, stripped)
                 left -= len(pieces)
