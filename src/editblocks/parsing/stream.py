@@ -327,6 +327,9 @@ def _detected_format(format: Format, blocks: tuple[EditBlock, ...]) -> str:
     """The format asked for, or under `auto` the one most blocks were written in (the first of a tie)."""
     if format is not Format.AUTO or not blocks:
         return str(format)
+    first = blocks[0].format
+    if all(block.format is first for block in blocks):  # (most answers keep to one format: no counting)
+        return str(first)
     counts = Counter(block.format for block in blocks)
     best = max(counts.values())
     return next(str(block.format) for block in blocks if counts[block.format] == best)
