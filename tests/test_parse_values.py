@@ -27,6 +27,7 @@ from editblocks.parsing.values import (
     edit_block,
     formatted_diagnostic,
     parse_result,
+    shell_suggestion,
     text_event,
 )
 
@@ -37,6 +38,7 @@ BUILDERS = [
     (edit_block, EditBlock, BLOCK_FIELDS),
     (parse_result, ParseResult, RESULT_FIELDS),
     (diagnostic, Diagnostic, (Severity.WARNING, 9, "odd")),
+    (shell_suggestion, ShellSuggestion, ("git rm old.py", 6)),
     (text_event, TextEvent, ("hello\n", 4)),
     (block_progress, BlockProgress, (5, "old", "x\n")),
 ]

@@ -147,5 +147,4 @@ class OutsideLines:
         self.shell_lines = None
         if fence is None or lines is None:
             return
-        for number, command in shell_commands(lines, fence.is_transcript):
-            self._sink.suggest(command, number)
+        self._sink.suggest_all(shell_commands(lines, fence.is_transcript))

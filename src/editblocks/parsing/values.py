@@ -103,6 +103,13 @@ def formatted_diagnostic(severity: Severity, line: int, template: str, other: in
     return made
 
 
+def shell_suggestion(command: str, line: int) -> ShellSuggestion:
+    made: ShellSuggestion = _new(ShellSuggestion)
+    _set(made, "command", command)
+    _set(made, "line", line)
+    return made
+
+
 def text_event(text: str, line: int) -> TextEvent:
     event: TextEvent = _new(TextEvent)
     _set(event, "text", text)
