@@ -42,8 +42,6 @@ class Fence:
         object.__setattr__(self, "is_shell", language in SHELL_LANGUAGES or language in TRANSCRIPT_LANGUAGES)
 
     def is_closed_by(self, stripped: str) -> bool:
-        if stripped == self.closing:  # the common case, kept cheap
-            return True
         if self.closer:
             return stripped == self.closer
         if self.tag:

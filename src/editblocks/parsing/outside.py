@@ -85,7 +85,7 @@ class OutsideLines:
             return
         stripped = line.strip()
         if stripped[:1] in _FENCE_CHARS:  # a fence line (the most common case here) is no marker, tag or near miss
-            if not self._fence_line(line, stripped, number):
+            if not self.fence_line(line, stripped, number):
                 self.plain_line(line, number)
             return
         marker = classify_short(line, 0) if len(line) <= CACHED_LINE_CHARS else classify(line)
@@ -99,7 +99,7 @@ class OutsideLines:
                                 f"{self._format.value}")
             else:
                 self._assembler.stray(marker, number)
-        if self._fence_line(line, stripped, number):
+        if self.fence_line(line, stripped, number):
             return
         if self.fence is None and stripped.lower().startswith(_THINK_OPEN):
             if not any(tag in stripped.lower() for tag in _THINK_CLOSE):
@@ -120,10 +120,11 @@ class OutsideLines:
             self._sink.warn(self.think_line, f"reasoning section opened at line {self.think_line} is never closed; "
                             "any edit blocks after it were ignored")
 
-    def _fence_line(self, line: str, stripped: str, number: int) -> bool:
-        """Track fences; any fence-looking line is remembered as such for the path look-back."""
+    def fence_line(self, line: str, stripped: str, number: int) -> bool:
+        """Track fences; any fence-looking line is remembered as such for the path look-back. False: not a fence
+        line (the caller reads it as a plain line)."""
         fence = self.fence
-        if fence is not None and fence.is_closed_by(stripped):
+        if fence is not None and (stripped == fence.closing or fence.is_closed_by(stripped)):
             if self.shell_lines is not None:
                 self._finish_shell_fence()
             self.fence = None

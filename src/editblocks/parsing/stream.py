@@ -274,7 +274,11 @@ class StreamParser:
                 if position == next_special or (
                         (first in special or first == " " or first == "\t") and top_candidate(text, position - 1)):
                     self._line_no = number
-                    outside.special_line(line, number)
+                    if (first == "`" or first == "~") and outside.think_line is None:  # what special_line does
+                        if not outside.fence_line(line, line.rstrip(), number):     # with a fence line, in one call
+                            outside.plain_line(line, number)
+                    else:
+                        outside.special_line(line, number)
                 else:
                     outside.plain_line(line, number)
                 position = newline + 1
