@@ -115,7 +115,6 @@ class BlockAssembler:
         self.blocks: list[EditBlock] = []
         self.starts_seen: dict[MarkerKind, int] = {}  # plain dicts: a parser is made per answer, a Counter costs more
         self.ends_seen: dict[MarkerKind, int] = {}
-        self._report_error, self._report_warning = self._error, self._warn  # bound once, handed to every block
 
     def open(self, marker: Marker, number: int, line: str, interrupting: bool = False) -> None:
         if self._held is not None:
@@ -263,7 +262,7 @@ class BlockAssembler:
             body, index = block.body, dividers[0].index
             cut: Cut = ("", "".join(body[:index]), "".join(body[index:]), ""), (), dividers[0].length
         else:
-            split = split_sections(block, self._report_error, self._report_warning)
+            split = split_sections(block, self._error, self._warn)
             if split is None:
                 return
             cut = split

@@ -93,7 +93,8 @@ class StreamParser:
         """``text_events=False`` leaves out the text events (prose outside blocks), for a display that shows only
         blocks: every other event, and the result, stay exactly the same."""
         self._format = _FORMATS.get(format) or Format(format)
-        custom_fence, self._special, self._top_candidate = _fence_tables(fence)
+        custom_fence, self._special, self._top_candidate = (
+            _DEFAULT_FENCE_TABLES if fence is DEFAULT_FENCE else _fence_tables(fence))
         known = frozenset(known_files) if known_files is not None else None
         self._sink = EventSink(events)
         self._lookback = PathLookback(self._format, known)
@@ -250,6 +251,8 @@ class StreamParser:
         top_candidate = self._top_candidate.match
         assembler = self._assembler
         outside = self._outside
+        bulk_only = not self._text_events  # plain runs then only feed the look-back (or a shell fence)
+        remember = outside.recent.append
         next_special = -1  # where the next line that could be a marker or fence starts, once searched for
         while position < end:
             block = assembler.block
@@ -264,7 +267,11 @@ class StreamParser:
                         if tick != -1:
                             stop = text.rfind("\n", 0, tick) + 1
                     if stop > position:
-                        number = outside.plain_run(text, position, stop, number)
+                        if bulk_only and outside.shell_lines is None:  # what plain_run does then, without the call
+                            remember((text[position : stop - 1], None))
+                            number += text.count("\n", position, stop)
+                        else:
+                            number = outside.plain_run(text, position, stop, number)
                         position = stop
                         continue
                 newline = text.find("\n", position)
@@ -375,7 +382,8 @@ _BLOCK_CANDIDATE_FIRSTS = SPECIAL_FIRST_CHARS | DIALECT_FIRST_CHARS
 """Inside a block, a line that could be structure starts with one of these (or indentation)."""
 _FORMATS: dict[str, Format] = {fmt: fmt for fmt in Format}
 """A format by value or member, without the enum constructor's cost (a member hashes and compares as its value)."""
-_DEFAULT_TOP_CANDIDATE = _fence_tables(DEFAULT_FENCE)[2]
+_DEFAULT_FENCE_TABLES = _fence_tables(DEFAULT_FENCE)
+_DEFAULT_TOP_CANDIDATE = _DEFAULT_FENCE_TABLES[2]
 _NOTHING_FOUND = {fmt: StreamParser(fmt).result() for fmt in FORMAT_STARTS}
 """Per format, the result of an answer in which no line could be structure and no backtick or CR stands, so that
 parsing it does nothing beyond reading it: most short answers and chat replies. The parser would find exactly
