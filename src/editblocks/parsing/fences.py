@@ -68,6 +68,10 @@ def _open_fence_cached(stripped: str, custom: tuple[str, str] | None) -> Fence |
     return _open_fence(stripped, custom)
 
 
+open_fence_short = _open_fence_cached
+"""`open_fence` for a line of at most `CACHED_LINE_CHARS` characters, without the length test (most fence lines)."""
+
+
 def _open_fence(stripped: str, custom: tuple[str, str] | None) -> Fence | None:
     if stripped.startswith(("```", "~~~")):
         char = stripped[0]

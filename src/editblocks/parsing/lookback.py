@@ -51,14 +51,13 @@ class PathLookback:
 
     def path_for_block(self, start: MarkerKind) -> PathChoice:
         """The path of the block that ``start`` opens; the lines looked back over are used up."""
-        path, fmt, hint = self._look_back(start)
-        if path is not None:
-            self._last_path, self._last_format = path, fmt
+        choice = self._look_back(start)
         self.recent.clear()
-        return path, fmt, hint
+        return choice
 
     def _look_back(self, start: MarkerKind) -> PathChoice:
-        """Look back over the last few lines for the block's path (nearest non-fence line)."""
+        """Look back over the last few lines for the block's path (nearest non-fence line); a path found is
+        remembered, to carry over to a block without one."""
         crossed_fence = False
         left = LOOKBACK_LINES
         for lines, fence_info in reversed(self.recent):
@@ -67,7 +66,9 @@ class PathLookback:
                 if found is _UNREAD:
                     found = self._fence_path(fence_info)
                 if found is not None:
-                    return found.path, self._block_format(start, Format.DIFF_FENCED, found.labelled), ""
+                    fmt = self._block_format(start, Format.DIFF_FENCED, found.labelled)
+                    self._last_path, self._last_format = found.path, fmt
+                    return found.path, fmt, ""
                 crossed_fence = True
                 left -= 1
             else:
@@ -82,8 +83,11 @@ class PathLookback:
                     if found is not None:
                         style = Format.DIFF if crossed_fence or not self.inside_fence else Format.DIFF_FENCED
                         if start is _SEARCH_START and not found.labelled and self._format is Format.AUTO:
-                            return found.path, style, ""  # what `_block_format` says, in the common case
-                        return found.path, self._block_format(start, style, found.labelled), ""
+                            fmt = style  # what `_block_format` says, in the common case
+                        else:
+                            fmt = self._block_format(start, style, found.labelled)
+                        self._last_path, self._last_format = found.path, fmt
+                        return found.path, fmt, ""
                     return self._carry_over(start, stripped)
                 left -= len(pieces)
             if left <= 0:
@@ -131,4 +135,5 @@ class PathLookback:
         fmt = self._last_format if self._format is Format.AUTO else self._format
         if self._format is Format.AUTO and start is not MarkerKind.SEARCH_START:
             fmt = self._block_format(start, fmt, False)
+        self._last_format = fmt
         return previous, fmt, ""

@@ -13,7 +13,7 @@ from collections.abc import Collection
 from editblocks.model import Format
 from editblocks.parsing.assemble import BlockAssembler
 from editblocks.parsing.events import EventSink
-from editblocks.parsing.fences import Fence, inline_commands, open_fence, shell_commands
+from editblocks.parsing.fences import Fence, inline_commands, open_fence, open_fence_short, shell_commands
 from editblocks.parsing.lookback import PathLookback
 from editblocks.parsing.markers import CACHED_LINE_CHARS, STARTS, MarkerKind, classify, classify_short, near_marker
 
@@ -130,7 +130,8 @@ class OutsideLines:
             self.fence = None
             info = ""
         else:
-            looks_like = open_fence(stripped, self._custom_fence)
+            custom = self._custom_fence
+            looks_like = (open_fence_short if len(stripped) <= CACHED_LINE_CHARS else open_fence)(stripped, custom)
             if looks_like is None:
                 return False
             if fence is None:
