@@ -72,7 +72,10 @@ class PathLookback:
                 crossed_fence = True
                 left -= 1
             else:
-                pieces = lines.rsplit("\n", left)[-left:] if "\n" in lines else [lines]
+                pieces = [lines]
+                if "\n" in lines:  # a run of lines: its last one decides, unless it is blank (most runs end in a path)
+                    last = lines[lines.rfind("\n") + 1 :]
+                    pieces = [last] if last and not last.isspace() else lines.rsplit("\n", left)[-left:]
                 for line in reversed(pieces):
                     stripped = line.strip()
                     if not stripped:
