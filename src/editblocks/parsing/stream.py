@@ -339,7 +339,10 @@ def _detected_format(format: Format, blocks: tuple[EditBlock, ...]) -> str:
     if format is not Format.AUTO or not blocks:
         return str(format)
     first = blocks[0].format
-    if all(block.format is first for block in blocks):  # (most answers keep to one format: no counting)
+    for block in blocks:
+        if block.format is not first:
+            break
+    else:  # (most answers keep to one format: no counting)
         return str(first)
     counts = Counter(block.format for block in blocks)
     best = max(counts.values())
