@@ -752,6 +752,35 @@ def test_a_flood_of_stray_end_markers_takes_at_most_ten_times_its_size_in_memory
     assert peak < 10 * len(text), f"peak memory {peak / len(text):.1f}x the answer"
 
 
+def test_a_flood_of_start_markers_takes_at_most_ten_times_its_size_in_memory() -> None:
+    """Issue 17: each `<<<<<<< SEARCH` of a flood interrupts the block before it, an error with two line numbers of
+    its own; written out, those messages alone took eight times the answer (17.6x in all). Every error is kept,
+    its message formatted when read, so the parse's peak memory stays within 10x the answer."""
+    text = "a.py\n" + "<<<<<<< SEARCH\n" * 50_000
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        result = parse(text)
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    assert len(result.errors) == 50_000
+    assert result.errors[1].message == "block at line 3 is not closed before the next block at line 4"
+    assert peak < 10 * len(text), f"peak memory {peak / len(text):.1f}x the answer"
+
+
+def test_every_error_of_a_flood_of_start_markers_reaches_the_json_output(tmp_path: Path) -> None:
+    """The errors whose messages are formatted when read still come out whole, one by one, in `parse --json`."""
+    answer = tmp_path / "answer.md"
+    answer.write_text("a.py\n" + "<<<<<<< SEARCH\n" * 1_000, encoding="utf-8")
+    result = CliRunner().invoke(main, ["parse", str(answer), "--json"])
+    messages = [d["message"] for d in json.loads(result.stdout)["diagnostics"]]
+    assert len(messages) == 1_000
+    assert messages[0] == "block at line 2 is not closed before the next block at line 3"
+    assert messages[998] == "block at line 1000 is not closed before the next block at line 1001"
+
+
 def test_parsing_does_not_keep_long_lines_alive() -> None:
     """Marker and fence look-ups are cached; a long line must not stay in memory after the parse is gone."""
     text = "".join(f"{'<=>`'[n % 4]}{chr(65 + n) * MEGABYTE}\n" for n in range(20))

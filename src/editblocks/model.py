@@ -137,11 +137,29 @@ class ShellSuggestion:
     line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Diagnostic:
+    """A finding about the response. Slotted: a hostile answer may carry a million of them.
+
+    The parser may hand out a compact subclass whose message is formatted when it is read (parsing/values.py);
+    it compares, hashes and prints exactly as the Diagnostic it stands for, so equality and `repr` are written
+    out here rather than generated (a generated `__eq__` would refuse any subclass).
+    """
+
     severity: Severity
     line: int
     message: str
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Diagnostic):
+            return NotImplemented
+        return (self.severity, self.line, self.message) == (other.severity, other.line, other.message)
+
+    def __hash__(self) -> int:
+        return hash((self.severity, self.line, self.message))
+
+    def __repr__(self) -> str:
+        return f"Diagnostic(severity={self.severity!r}, line={self.line!r}, message={self.message!r})"
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.severity.value}: {self.message}"

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import replace
-from typing import NamedTuple
 
 from editblocks.model import (
     SEARCH_REPLACE_FAMILY,
@@ -35,7 +34,7 @@ from editblocks.parsing.markers import (
     MarkerKind,
     block_candidate_lines,
 )
-from editblocks.parsing.sections import NOTHING_HELD, Divider, OpenBlock, dedent, split_sections
+from editblocks.parsing.sections import NOTHING_HELD, Cut, Divider, OpenBlock, dedent, split_sections
 from editblocks.parsing.values import edit_block
 
 FORMAT_STARTS: dict[Format, frozenset[MarkerKind]] = {
@@ -82,20 +81,16 @@ _MARKER_TEXT = {
     MarkerKind.GUILLEMET_SEPARATOR: "`═══════ REPL`",
     MarkerKind.GUILLEMET_END: "`»»» EDIT END`",
 }
+_NOT_CLOSED_BEFORE = "block at line {0} is not closed before the next block at line {1}"
+"""Formatted when read: a flood of start markers holds one template, not a million messages."""
 _STRAY_MESSAGE = {kind: f"{text} without a block start before it" for kind, text in _MARKER_TEXT.items()}
 """Built once: an answer of a million stray end markers then holds one message, not a million copies."""
 
 
-class _Held(NamedTuple):
-    """A completed block kept back until the next block starts or the response ends.
-
-    A stray end marker right after it shows its text held a marker line
-    that cut it short; it is then withdrawn instead of half-applied.
-    """
-
-    block: EditBlock
-    interrupting: bool
-    end_line: int
+_Held = tuple[EditBlock, bool, int]
+"""A completed block kept back until the next block starts or the response ends, whether it interrupted the block
+before it, and the line it ended at. A stray end marker right after it shows its text held a marker line that cut
+it short; it is then withdrawn instead of half-applied. (A plain tuple: one is made per block.)"""
 
 
 class BlockAssembler:
@@ -120,23 +115,27 @@ class BlockAssembler:
         self.blocks: list[EditBlock] = []
         self.starts_seen: dict[MarkerKind, int] = {}  # plain dicts: a parser is made per answer, a Counter costs more
         self.ends_seen: dict[MarkerKind, int] = {}
-        self._report_error, self._report_warning = self._error, self._warn  # bound once, handed to every block
 
     @property
     def held_block(self) -> EditBlock | None:
         """The block that has ended but is held back one step (a stray marker next would withdraw it)."""
-        return self._held.block if self._held is not None else None
+        return self._held[0] if self._held is not None else None
 
     def open(self, marker: Marker, number: int, line: str, interrupting: bool = False) -> None:
-        self._confirm_held()
-        self.starts_seen[marker.kind] = self.starts_seen.get(marker.kind, 0) + 1
-        path, fmt, hint = self._lookback.path_for_block(marker.kind)
-        strict = (self._strict_allowed and marker.kind is not MarkerKind.GUILLEMET_START
-                  and marker.length > STANDARD_RUN)
-        indent = line[: len(line) - len(line.lstrip())]
-        candidates = block_candidate_lines(len(indent)) if indent else _UNINDENTED_CANDIDATES
-        self.block = OpenBlock(marker.kind, number, marker.length, strict, path, fmt, hint, indent,
-                               candidates, self._structure[marker.kind], interrupting)
+        if self._held is not None:
+            self._confirm_held()
+        kind, length = marker.kind, marker.length
+        starts_seen = self.starts_seen
+        starts_seen[kind] = starts_seen.get(kind, 0) + 1
+        path, fmt, hint = self._lookback.path_for_block(kind)
+        strict = length > STANDARD_RUN and self._strict_allowed and kind is not MarkerKind.GUILLEMET_START
+        if line[:1].isspace():  # (most start markers are not indented)
+            indent = line[: len(line) - len(line.lstrip())]
+            candidates = block_candidate_lines(len(indent)) if indent else _UNINDENTED_CANDIDATES
+        else:
+            indent, candidates = "", _UNINDENTED_CANDIDATES
+        self.block = OpenBlock(kind, number, length, strict, path, fmt, hint, indent, candidates,
+                               self._structure[kind], interrupting)
         if marker.irregular:
             self._warn(number, f"marker accepted despite {marker.irregular}")
         if self._sink.enabled:
@@ -157,7 +156,8 @@ class BlockAssembler:
                     return tail[0] + line + "\n", tail[1]
             if self._sink.enabled:
                 self._sink.progress(block, final=True)
-            self._error(block.line, f"block at line {block.line} is not closed before the next block at line {number}")
+            self._before_diagnostic()
+            self._sink.error_formatted(block.line, _NOT_CLOSED_BEFORE, number)
             self.block = None
             self.open(marker, number, line, interrupting=not block.dividers)
             return None
@@ -262,9 +262,18 @@ class BlockAssembler:
         self._confirm_held()
 
     def _complete(self, block: OpenBlock, end_line: int, end_length: int) -> None:
-        cut = split_sections(block, self._report_error, self._report_warning)
-        if cut is None:
-            return
+        dividers = block.dividers
+        if block.start is _SEARCH_START and len(dividers) == 1:  # what `split_sections` does in the common case
+            body, index = block.body, dividers[0].index
+            # Content between markers is one body slice, so each section is most often a single slice.
+            old = body[0] if index == 1 else "".join(body[:index])
+            new = body[index] if len(body) == index + 1 else "".join(body[index:])
+            cut: Cut = ("", old, new, ""), (), dividers[0].length
+        else:
+            split = split_sections(block, self._error, self._warn)
+            if split is None:
+                return
+            cut = split
         if block.path is None:
             self._error(block.line, f"block at line {block.line} has no file path{block.missing_path_hint}")
             return
@@ -297,7 +306,7 @@ class BlockAssembler:
         path = resolve_known(block.path, self._known, creating=blank) if self._known else block.path
         edit = edit_block(path, leading, old, new, trailing, kind, block.format, block.line,
                           readings, literal, line_hint)
-        self._held = _Held(edit, block.interrupting, end_line)
+        self._held = edit, block.interrupting, end_line
 
     def _warn_mixed_lengths(self, block: OpenBlock, separator: int, several: bool, end_length: int) -> None:
         """One marker-length rule: a SEARCH block whose separator or end has another length than its start is
@@ -320,7 +329,7 @@ class BlockAssembler:
         if held is None:
             return
         self._held = None
-        edit = held.block
+        edit = held[0]
         if edit.kind is BlockKind.EDIT and edit.old == edit.new:
             self._warn(edit.line, no_op_warning(edit.line))
         self.blocks.append(edit)
@@ -330,16 +339,18 @@ class BlockAssembler:
     def _withdraw_if_cut_short(self, marker: Marker, number: int) -> bool:
         """A stray end marker (or, after an interrupting block, a stray separator) right after a block means a
         marker line inside its text ended it early: report it and apply nothing of it."""
-        held = self._held
-        if held is None or held.block.format is Format.GUILLEMET and marker.kind not in GUILLEMET_KINDS:
+        if self._held is None:
+            return False
+        edit, interrupting, end_line = self._held
+        if edit.format is Format.GUILLEMET and marker.kind not in GUILLEMET_KINDS:
             return False
         kind = marker.kind
-        evidence = kind in _STRAY_AT_TOP or (held.block.format is Format.ANCHORED and kind is MarkerKind.BARE_END)
-        if not evidence and not (held.interrupting and kind in (MarkerKind.SEPARATOR, MarkerKind.DASH)):
+        evidence = kind in _STRAY_AT_TOP or (edit.format is Format.ANCHORED and kind is MarkerKind.BARE_END)
+        if not evidence and not (interrupting and kind in (MarkerKind.SEPARATOR, MarkerKind.DASH)):
             return False
         self._held = None
-        line = held.block.line
-        self._error(line, f"block at line {line} was cut short: it ended at line {held.end_line}, but a stray "
+        line = edit.line
+        self._error(line, f"block at line {line} was cut short: it ended at line {end_line}, but a stray "
                           f"marker follows at line {number}, so its text holds marker-like lines. Nothing of it is "
                           "applied; write it with 9-character markers (for example `<<<<<<<<< SEARCH`, "
                           "`=========`, `>>>>>>>>> REPLACE`).")

@@ -18,7 +18,13 @@ from editblocks.model import (
     ShellSuggestion,
 )
 from editblocks.parsing.sections import SECTION_NAMES, OpenBlock, section_bounds
-from editblocks.parsing.values import block_progress, diagnostic, text_event
+from editblocks.parsing.values import (
+    block_progress,
+    diagnostic,
+    formatted_diagnostic,
+    shell_suggestion,
+    text_event,
+)
 
 
 class EventSink:
@@ -48,16 +54,28 @@ class EventSink:
         self._events.append(event)
 
     def suggest(self, command: str, number: int) -> None:
-        suggestion = ShellSuggestion(command, number)
+        suggestion = shell_suggestion(command, number)
         self.shell.append(suggestion)
         if self.enabled:
             self.emit(ShellSuggested(suggestion))
+
+    def suggest_all(self, commands: list[tuple[int, str]]) -> None:
+        """A shell fence's commands, each with its line: one call per fence, not per command."""
+        if self.enabled:
+            for number, command in commands:
+                self.suggest(command, number)
+        else:
+            self.shell.extend([shell_suggestion(command, number) for number, command in commands])
 
     def error(self, line: int, message: str) -> None:
         self.diagnose(diagnostic(Severity.ERROR, line, message))
 
     def warn(self, line: int, message: str) -> None:
         self.diagnose(diagnostic(Severity.WARNING, line, message))
+
+    def error_formatted(self, line: int, template: str, other: int) -> None:
+        """An error whose message is ``template`` formatted with ``line`` and ``other`` when it is read."""
+        self.diagnose(formatted_diagnostic(Severity.ERROR, line, template, other))
 
     def diagnose(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)

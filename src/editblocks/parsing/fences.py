@@ -31,8 +31,10 @@ class Fence:
     language: str = field(init=False)
     is_shell: bool = field(init=False)
     is_transcript: bool = field(init=False)
+    closing: str = field(init=False)  # the usual closing line of a markdown fence, stripped ("" for the others)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "closing", "" if self.tag or self.closer else self.char * self.length)
         first = self.info.split(maxsplit=1)[0] if self.info.strip() else ""
         language = first.strip("{}.").lower()
         object.__setattr__(self, "language", language)
@@ -64,6 +66,10 @@ def open_fence(stripped: str, custom: tuple[str, str] | None = None) -> Fence | 
 @lru_cache(maxsize=1024)
 def _open_fence_cached(stripped: str, custom: tuple[str, str] | None) -> Fence | None:
     return _open_fence(stripped, custom)
+
+
+open_fence_short = _open_fence_cached
+"""`open_fence` for a line of at most `CACHED_LINE_CHARS` characters, without the length test (most fence lines)."""
 
 
 def _open_fence(stripped: str, custom: tuple[str, str] | None) -> Fence | None:
@@ -114,8 +120,19 @@ def shell_commands(lines: list[tuple[int, str]], transcript: bool) -> list[tuple
         if parts:
             piece = line.strip()
         else:
-            command = _command_on_line(line, transcript)
-            if command is None:
+            command = line.strip()
+            if transcript:
+                prompted = _after_prompt(command)
+                if prompted is None:
+                    continue
+                command = prompted
+            else:  # a line of a script: any line but a comment, an optional `$ ` prompt removed
+                if command[:2] == "$ ":
+                    command = command[2:].strip()
+                if not command or command.startswith(_COMMENTS):
+                    continue
+            if command[-1:] != "\\":  # a command on one line, the common case
+                commands.append((number, command))
                 continue
             start, piece = number, command
         if piece.endswith("\\"):
@@ -129,18 +146,15 @@ def shell_commands(lines: list[tuple[int, str]], transcript: bool) -> list[tuple
     return commands
 
 
-def _command_on_line(line: str, transcript: bool) -> str | None:
-    text = line.strip()
-    if transcript:
-        for prompt in ("$ ", "PS> ", "> "):
-            if text.startswith(prompt):
-                return text[len(prompt) :].strip() or None
-        return None
-    if text.startswith("$ "):
-        text = text[2:].strip()
-    if not text or text.startswith(("#", "::", "REM ", "rem ")):
-        return None
-    return text
+def _after_prompt(text: str) -> str | None:
+    """A transcript's command: the text after a prompt (the other lines are output)."""
+    for prompt in ("$ ", "PS> ", "> "):
+        if text.startswith(prompt):
+            return text[len(prompt) :].strip() or None
+    return None
+
+
+_COMMENTS = ("#", "::", "REM ", "rem ")
 
 
 INLINE_COMMAND_PREFIXES = ("git rm ", "git mv ", "mkdir -p ", "rm -rf ")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _LABELS = ("file path:", "filepath:", "file name:", "filename:", "file:", "path:")
 _WRAPPERS = ("**", "__", "*", "_", "`", '"', "'")
@@ -29,8 +29,9 @@ _PLAIN_PATH = re.compile(r"[^\W_][\w.-]*(?:/[\w.-]+)*")
 """A bare path: word characters, dots and dashes in `/`-separated parts, starting with a letter or digit."""
 
 
-@dataclass(frozen=True, slots=True)
-class PathLine:
+class PathLine(NamedTuple):
+    """A path read from a line (a named tuple: one is made per block that has its own path line)."""
+
     path: str
     labelled: bool  # written as a `File:` header, the search-replace style
 

@@ -30,6 +30,7 @@ PathChoice = tuple[str | None, Format, str]  # the path, the block's format, a h
 _SHARED_PATH_CACHE: dict[str, PathLine | None] = {}
 _UNREAD = PathLine("", False)  # a line not in the cache yet
 _SHARED_FENCE_CACHE: dict[str, PathLine | None] = {}
+_SEARCH_START = MarkerKind.SEARCH_START
 
 
 class PathLookback:
@@ -39,30 +40,24 @@ class PathLookback:
         self._format = format
         self._known = known
         # (lines, None) for plain lines, one or a run of them joined by newlines; (line, fence info) for a fence line.
-        # The parser's hot loop appends plain lines to it directly.
+        # The parser appends to it directly, and keeps ``inside_fence`` (whether the last fence line left a fence open).
         self.recent: deque[tuple[str, str | None]] = deque(maxlen=LOOKBACK_LINES)
-        self._inside_fence = False
+        self.inside_fence = False
         # Without known files a line's reading depends on nothing else, so every parser shares one cache.
         self._path_cache = _SHARED_PATH_CACHE if known is None else {}
         self._fence_cache = _SHARED_FENCE_CACHE if known is None else {}
         self._last_path: str | None = None
         self._last_format: Format = Format.DIFF
 
-    def fence_line(self, line: str, info: str, inside_fence: bool) -> None:
-        """A line that opens or closes a fence (or looks like one); ``inside_fence`` is the state after it."""
-        self.recent.append((line, info))
-        self._inside_fence = inside_fence
-
     def path_for_block(self, start: MarkerKind) -> PathChoice:
         """The path of the block that ``start`` opens; the lines looked back over are used up."""
-        path, fmt, hint = self._look_back(start)
-        if path is not None:
-            self._last_path, self._last_format = path, fmt
+        choice = self._look_back(start)
         self.recent.clear()
-        return path, fmt, hint
+        return choice
 
     def _look_back(self, start: MarkerKind) -> PathChoice:
-        """Look back over the last few lines for the block's path (nearest non-fence line)."""
+        """Look back over the last few lines for the block's path (nearest non-fence line); a path found is
+        remembered, to carry over to a block without one."""
         crossed_fence = False
         left = LOOKBACK_LINES
         for lines, fence_info in reversed(self.recent):
@@ -71,11 +66,16 @@ class PathLookback:
                 if found is _UNREAD:
                     found = self._fence_path(fence_info)
                 if found is not None:
-                    return found.path, self._block_format(start, Format.DIFF_FENCED, found.labelled), ""
+                    fmt = self._block_format(start, Format.DIFF_FENCED, found.labelled)
+                    self._last_path, self._last_format = found.path, fmt
+                    return found.path, fmt, ""
                 crossed_fence = True
                 left -= 1
             else:
-                pieces = lines.rsplit("\n", left)[-left:] if "\n" in lines else [lines]
+                pieces = [lines]
+                if "\n" in lines:  # a run of lines: its last one decides, unless it is blank (most runs end in a path)
+                    last = lines[lines.rfind("\n") + 1 :]
+                    pieces = [last] if last and not last.isspace() else lines.rsplit("\n", left)[-left:]
                 for line in reversed(pieces):
                     stripped = line.strip()
                     if not stripped:
@@ -84,8 +84,13 @@ class PathLookback:
                     if found is _UNREAD:
                         found = self._path_line(stripped)
                     if found is not None:
-                        style = Format.DIFF if crossed_fence or not self._inside_fence else Format.DIFF_FENCED
-                        return found.path, self._block_format(start, style, found.labelled), ""
+                        style = Format.DIFF if crossed_fence or not self.inside_fence else Format.DIFF_FENCED
+                        if start is _SEARCH_START and not found.labelled and self._format is Format.AUTO:
+                            fmt = style  # what `_block_format` says, in the common case
+                        else:
+                            fmt = self._block_format(start, style, found.labelled)
+                        self._last_path, self._last_format = found.path, fmt
+                        return found.path, fmt, ""
                     return self._carry_over(start, stripped)
                 left -= len(pieces)
             if left <= 0:
@@ -133,4 +138,5 @@ class PathLookback:
         fmt = self._last_format if self._format is Format.AUTO else self._format
         if self._format is Format.AUTO and start is not MarkerKind.SEARCH_START:
             fmt = self._block_format(start, fmt, False)
+        self._last_format = fmt
         return previous, fmt, ""

@@ -13,7 +13,7 @@ from collections.abc import Collection
 from editblocks.model import Format
 from editblocks.parsing.assemble import BlockAssembler
 from editblocks.parsing.events import EventSink
-from editblocks.parsing.fences import Fence, inline_commands, open_fence, shell_commands
+from editblocks.parsing.fences import Fence, inline_commands, open_fence, open_fence_short, shell_commands
 from editblocks.parsing.lookback import PathLookback
 from editblocks.parsing.markers import CACHED_LINE_CHARS, STARTS, MarkerKind, classify, classify_short, near_marker
 
@@ -85,7 +85,7 @@ class OutsideLines:
             return
         stripped = line.strip()
         if stripped[:1] in _FENCE_CHARS:  # a fence line (the most common case here) is no marker, tag or near miss
-            if not self._fence_line(line, stripped, number):
+            if not self.fence_line(line, stripped, number):
                 self.plain_line(line, number)
             return
         marker = classify_short(line, 0) if len(line) <= CACHED_LINE_CHARS else classify(line)
@@ -99,7 +99,7 @@ class OutsideLines:
                                 f"{self._format.value}")
             else:
                 self._assembler.stray(marker, number)
-        if self._fence_line(line, stripped, number):
+        if self.fence_line(line, stripped, number):
             return
         if self.fence is None and stripped.lower().startswith(_THINK_OPEN):
             if not any(tag in stripped.lower() for tag in _THINK_CLOSE):
@@ -120,23 +120,26 @@ class OutsideLines:
             self._sink.warn(self.think_line, f"reasoning section opened at line {self.think_line} is never closed; "
                             "any edit blocks after it were ignored")
 
-    def _fence_line(self, line: str, stripped: str, number: int) -> bool:
-        """Track fences; any fence-looking line is remembered as such for the path look-back."""
+    def fence_line(self, line: str, stripped: str, number: int) -> bool:
+        """Track fences; any fence-looking line is remembered as such for the path look-back. False: not a fence
+        line (the caller reads it as a plain line)."""
         fence = self.fence
-        if fence is not None and fence.is_closed_by(stripped):
+        if fence is not None and (stripped == fence.closing or fence.is_closed_by(stripped)):
             if self.shell_lines is not None:
                 self._finish_shell_fence()
             self.fence = None
             info = ""
         else:
-            looks_like = open_fence(stripped, self._custom_fence)
+            custom = self._custom_fence
+            looks_like = (open_fence_short if len(stripped) <= CACHED_LINE_CHARS else open_fence)(stripped, custom)
             if looks_like is None:
                 return False
             if fence is None:
                 self.fence = looks_like
                 self.shell_lines = [] if looks_like.is_shell else None
             info = looks_like.info
-        self._lookback.fence_line(line, info, self.fence is not None)
+        self.recent.append((line, info))
+        self._lookback.inside_fence = self.fence is not None
         if self._text_events:
             self._add_text(line + "\n", number)
         return True
@@ -146,5 +149,4 @@ class OutsideLines:
         self.shell_lines = None
         if fence is None or lines is None:
             return
-        for number, command in shell_commands(lines, fence.is_transcript):
-            self._sink.suggest(command, number)
+        self._sink.suggest_all(shell_commands(lines, fence.is_transcript))

@@ -103,10 +103,7 @@ def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut |
     """Cut the block body at its dividers, or report why it cannot be cut unambiguously."""
     body, dividers, line = block.body, block.dividers, block.line
     start = block.start
-    if start is _SEARCH_START:
-        if len(dividers) == 1:  # the common case, kept cheap
-            divider = dividers[0]
-            return ("", "".join(body[: divider.index]), "".join(body[divider.index :]), ""), (), divider.length
+    if start is _SEARCH_START:  # (the assembler cuts a SEARCH block with one separator itself, without this call)
         return _split_search(block, error, warn)
     if start is MarkerKind.NEW_FILE_START:
         return ("", "", "".join(body), ""), (), 0

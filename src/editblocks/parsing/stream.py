@@ -106,7 +106,8 @@ class StreamParser:
         self._known = known_files
         self._chunks: list[str] | None = [] if self._front_end or self._format is Format.AUTO else None
         self._patch: ParseResult | None = None
-        custom_fence, self._special, self._top_candidate = _fence_tables(fence)
+        custom_fence, self._special, self._top_candidate = (
+            _DEFAULT_FENCE_TABLES if fence is DEFAULT_FENCE else _fence_tables(fence))
         known = frozenset(known_files) if known_files is not None else None
         self._sink = EventSink(events)
         markers = Format.AUTO if self._front_end else self._format
@@ -285,6 +286,8 @@ class StreamParser:
         top_candidate = self._top_candidate.match
         assembler = self._assembler
         outside = self._outside
+        bulk_only = not self._text_events  # plain runs then only feed the look-back (or a shell fence)
+        remember = outside.recent.append
         next_special = -1  # where the next line that could be a marker or fence starts, once searched for
         while position < end:
             block = assembler.block
@@ -299,7 +302,11 @@ class StreamParser:
                         if tick != -1:
                             stop = text.rfind("\n", 0, tick) + 1
                     if stop > position:
-                        number = outside.plain_run(text, position, stop, number)
+                        if bulk_only and outside.shell_lines is None:  # what plain_run does then, without the call
+                            remember((text[position : stop - 1], None))
+                            number += text.count("\n", position, stop)
+                        else:
+                            number = outside.plain_run(text, position, stop, number)
                         position = stop
                         continue
                 newline = text.find("\n", position)
@@ -309,7 +316,11 @@ class StreamParser:
                 if position == next_special or (
                         (first in special or first == " " or first == "\t") and top_candidate(text, position - 1)):
                     self._line_no = number
-                    outside.special_line(line, number)
+                    if (first == "`" or first == "~") and outside.think_line is None:  # what special_line does
+                        if not outside.fence_line(line, line.rstrip(), number):     # with a fence line, in one call
+                            outside.plain_line(line, number)
+                    else:
+                        outside.special_line(line, number)
                 else:
                     outside.plain_line(line, number)
                 position = newline + 1
@@ -362,6 +373,12 @@ def _detected_format(format: Format, blocks: tuple[EditBlock, ...]) -> str:
     """The format asked for, or under `auto` the one most blocks were written in (the first of a tie)."""
     if format is not Format.AUTO or not blocks:
         return str(format)
+    first = blocks[0].format
+    for block in blocks:
+        if block.format is not first:
+            break
+    else:  # (most answers keep to one format: no counting)
+        return str(first)
     counts = Counter(block.format for block in blocks)
     best = max(counts.values())
     return next(str(block.format) for block in blocks if counts[block.format] == best)
@@ -413,7 +430,8 @@ _BLOCK_CANDIDATE_FIRSTS = SPECIAL_FIRST_CHARS | DIALECT_FIRST_CHARS
 """Inside a block, a line that could be structure starts with one of these (or indentation)."""
 _FORMATS: dict[str, Format] = {fmt: fmt for fmt in Format}
 """A format by value or member, without the enum constructor's cost (a member hashes and compares as its value)."""
-_DEFAULT_TOP_CANDIDATE = _fence_tables(DEFAULT_FENCE)[2]
+_DEFAULT_FENCE_TABLES = _fence_tables(DEFAULT_FENCE)
+_DEFAULT_TOP_CANDIDATE = _DEFAULT_FENCE_TABLES[2]
 _NOTHING_FOUND = {fmt: StreamParser(fmt).result() for fmt in FORMAT_STARTS}
 """Per format, the result of an answer in which no line could be structure and no backtick or CR stands, so that
 parsing it does nothing beyond reading it: most short answers and chat replies. The parser would find exactly

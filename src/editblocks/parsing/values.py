@@ -67,6 +67,51 @@ def diagnostic(severity: Severity, line: int, message: str) -> Diagnostic:
     return made
 
 
+_stored_message = Diagnostic.__dict__["message"]  # the slot itself, under the subclass's `message` property
+
+
+class FormattedDiagnostic(Diagnostic):
+    """A diagnostic whose message is formatted from a shared template and two numbers when it is read.
+
+    A flood of start markers yields one error per line, each with its own line numbers: stored as text, the
+    messages alone took eight times the answer's size. Here the message slot holds the shared template
+    (``{0}`` is the diagnostic's line, ``{1}`` the other number), so an instance is a few pointers. To its
+    callers it is a `Diagnostic`: equal to, hashed and printed as the one with the formatted message.
+    """
+
+    __slots__ = ("_other",)
+    _other: int
+
+    def __new__(cls, *fields: object, **named: object) -> Diagnostic:  # type: ignore[misc]
+        """Called as its dataclass is (`dataclasses.replace` does), it makes the plain `Diagnostic`."""
+        return Diagnostic(*fields, **named)  # type: ignore[arg-type]
+
+    def __reduce__(self) -> tuple[type[Diagnostic], tuple[Severity, int, str]]:
+        """Copied or pickled as the plain `Diagnostic` it stands for."""
+        return Diagnostic, (self.severity, self.line, self.message)
+
+    @property  # read-only, like the frozen field it stands for
+    def message(self) -> str:
+        template: str = _stored_message.__get__(self)
+        return template.format(self.line, self._other)
+
+
+def formatted_diagnostic(severity: Severity, line: int, template: str, other: int) -> Diagnostic:
+    made: FormattedDiagnostic = _new(FormattedDiagnostic)  # (its own constructor makes the plain class)
+    _set(made, "severity", severity)
+    _set(made, "line", line)
+    _stored_message.__set__(made, template)
+    _set(made, "_other", other)
+    return made
+
+
+def shell_suggestion(command: str, line: int) -> ShellSuggestion:
+    made: ShellSuggestion = _new(ShellSuggestion)
+    _set(made, "command", command)
+    _set(made, "line", line)
+    return made
+
+
 def text_event(text: str, line: int) -> TextEvent:
     event: TextEvent = _new(TextEvent)
     _set(event, "text", text)
