@@ -28,6 +28,8 @@ class Answer:
     drop_after: int | None = None
     finish: bool = True
     tool_calls: tuple[dict[str, Any], ...] = ()  # streamed in pieces of ``chunk`` characters of their arguments
+    hold: threading.Event | None = None  # after ``hold_after`` events, wait until the test sets it (mid-answer)
+    hold_after: int = 0
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class Stall:
 
 
 Step = Answer | Failure | Stall
+HOLD_LIMIT_SECONDS = 30.0  # a held answer goes on by itself after this long (a test that failed before releasing it)
 
 
 class ScriptedServer:
@@ -98,6 +101,8 @@ class ScriptedServer:
         model = body.get("model", "m")
         events = list(_events(step, model))
         for number, event in enumerate(events):
+            if step.hold is not None and number == step.hold_after:
+                step.hold.wait(HOLD_LIMIT_SECONDS)
             if step.drop_after is not None and number >= step.drop_after:
                 handler.wfile.flush()
                 handler.close_connection = True

@@ -37,7 +37,8 @@ PARTIAL_CHARS = 200  # the line being written is shown up to this many character
 class View(Protocol):
     def round_started(self, number: int, what: str) -> None: ...
     def chunk(self, text: str, events: list[LiveEvent]) -> None: ...
-    def stream_ended(self) -> None: ...
+    def stream_ended(self, complete: bool = True) -> None:
+        """The answer ended: whole (``complete``), or broken off (Ctrl-C, a dropped connection, an endpoint error)."""
     def note(self, message: str) -> None: ...
     def round_report(self, result: ApplyResult, *, state: str) -> None: ...
 
@@ -73,7 +74,7 @@ class PlainView:
             if line is not None:
                 self._console.print(line)
 
-    def stream_ended(self) -> None:
+    def stream_ended(self, complete: bool = True) -> None:
         pass
 
     def note(self, message: str) -> None:
@@ -92,7 +93,7 @@ class QuietView:
     def chunk(self, text: str, events: list[LiveEvent]) -> None:
         pass
 
-    def stream_ended(self) -> None:
+    def stream_ended(self, complete: bool = True) -> None:
         pass
 
     def note(self, message: str) -> None:
@@ -136,7 +137,7 @@ class LiveView(PlainView):
                 if isinstance(event, BlockLocated | BlockWithdrawn):
                     self._open = None
 
-    def stream_ended(self) -> None:
+    def stream_ended(self, complete: bool = True) -> None:
         if self._live is not None:
             self._live.stop()
             self._live = None

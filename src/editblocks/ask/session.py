@@ -82,7 +82,8 @@ class AskOutcome:
         return EXIT_OK if last is not None and self.stopped is None and clean(last) else EXIT_FAILED
 
 
-Confirm = Callable[[ApplyResult], bool]
+Confirm = Callable[[ApplyResult], "bool | ApplyResult"]
+"""Asked before a round is written: yes, no, or the result of a write it made itself (the review page's Apply)."""
 
 
 def clean(result: ApplyResult) -> bool:
@@ -166,11 +167,13 @@ def _stream_round(options: AskOptions, endpoint: Endpoint, client: Any, messages
     where = endpoint.base_url or "api.openai.com"
     view.round_started(current.number, f"asking {endpoint.model} at {where}")
     stopped: tuple[str, str] | None = None
+    complete = False
     try:
         for piece in stream_answer(client, endpoint, messages, announce=view.note):
             if isinstance(piece, str):
                 view.chunk(piece, live.feed(piece))
         view.chunk("", live.close())
+        complete = True
     except KeyboardInterrupt:
         stopped = ("interrupted", "interrupted while the answer was streaming")
     except StreamDropped as error:
@@ -178,7 +181,7 @@ def _stream_round(options: AskOptions, endpoint: Endpoint, client: Any, messages
     except EndpointError as error:
         stopped = (error.code, str(error))
     finally:
-        view.stream_ended()
+        view.stream_ended(complete)
         current.answer = live.text
     if stopped is None:
         return live
@@ -206,12 +209,13 @@ def _settle_round(options: AskOptions, workspace: Workspace, locator: LiveLocato
     state = "dry run, nothing written" if options.dry_run else "writing" if options.yes else "not written yet"
     view.round_report(result, state=state)
     if not options.dry_run and preview.count(Status.APPLIED):
-        if not options.yes and not confirm(preview):
+        decision = True if options.yes else confirm(preview)
+        if decision is False:
             current.result = preview
             outcome.stopped = ("declined", "not applied: the edits were declined; nothing of this answer was written")
             view.note(outcome.stopped[1])
             return None
-        result = _write(workspace, locator.round_blocks(), preview)
+        result = decision if isinstance(decision, ApplyResult) else _write(workspace, locator.round_blocks(), preview)
         locator.reload()
         touched = (result.files_modified + result.files_created + result.files_deleted
                    + tuple(path for move in result.files_renamed for path in move))

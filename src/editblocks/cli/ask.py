@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,8 @@ from editblocks.cli.shared import JSON_HELP, InputError, JsonAwareCommand, conso
 from editblocks.prompts import PROMPT_FORMATS
 
 if TYPE_CHECKING:
-    from editblocks.ask.session import AskOutcome
+    from editblocks.ask.client import Endpoint
+    from editblocks.ask.session import AskOptions, AskOutcome
     from editblocks.model import ApplyResult
 
 
@@ -49,10 +51,14 @@ if TYPE_CHECKING:
               help="Seconds before retrying a failed request, doubling each time (a retry-after header wins).")
 @click.option("--max-file-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_FILE_BYTES, show_default=True,
               help="Refuse to send a file larger than this.")
+@click.option("--serve", is_flag=True,
+              help="Stream every round into the review page on 127.0.0.1 (its address is printed); the page's Apply "
+                   "writes the accepted blocks (with --yes: all, at once). Serves until Ctrl-C. Needs editblocks[web].")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def ask_command(instruction: str, files: tuple[str, ...], model: str | None, base_url: str | None, api_key_env: str,
                 format_: str, editor: bool, tools: bool, root: str | None, dry_run: bool, yes: bool, retries: int,
-                git_commit: bool, timeout: float, backoff: float, max_file_bytes: int, as_json: bool) -> None:
+                git_commit: bool, timeout: float, backoff: float, max_file_bytes: int, serve: bool,
+                as_json: bool) -> None:
     """Ask a model to edit FILES as INSTRUCTION says; its blocks are located live and applied after a yes."""
     from editblocks.ask.client import MISSING_EXTRA
 
@@ -60,6 +66,8 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
         raise InputError(MISSING_EXTRA, code="missing-extra")
     if dry_run and yes:
         raise click.UsageError("--dry-run writes nothing, so --yes has nothing to confirm; give one of them")
+    if serve:
+        _check_serve(dry_run=dry_run, tools=tools, as_json=as_json)
     if not model:
         raise InputError("no model: give --model, or set EDITBLOCKS_MODEL or `model` in [tool.editblocks]",
                          code="usage")
@@ -79,16 +87,71 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
     options = AskOptions(instruction, files, root or ".", Format(format_), editor=editor, dry_run=dry_run, yes=yes,
                          retries=retries, git_commit=git_commit, max_file_bytes=max_file_bytes, tools=tools)
     try:
-        outcome = ask(options, endpoint, _view(as_json), _confirmer(as_json))
+        if serve:
+            outcome = _ask_on_page(options, endpoint)
+        else:
+            outcome = ask(options, endpoint, _view(as_json), _confirmer(as_json))
     except AskInputError as error:
         raise InputError(str(error)) from None
     except WorkspaceError as error:
         raise InputError(str(error), code="workspace") from None
     if as_json:
         emit_json(_outcome_json(outcome, endpoint.model, endpoint.base_url, options.format.value, dry_run))
-    elif outcome.run_folder:
+    elif outcome.run_folder and not serve:  # `_ask_on_page` named it before serving on
         console().print(f"run saved in {outcome.run_folder}", style="dim", markup=False)
     sys.exit(outcome.exit_code)
+
+
+def _check_serve(*, dry_run: bool, tools: bool, as_json: bool) -> None:
+    from editblocks.cli.serve import require_web
+
+    for given, option, why in (
+            (dry_run, "--dry-run", "it writes nothing, and the page is there to apply"),
+            (tools, "--tools", "it edits through tool calls, and the page reviews edit blocks"),
+            (as_json, "--json", "it prints one document at the end, and the page shows the run as it goes")):
+        if given:
+            raise click.UsageError(f"--serve cannot go with {option}: {why}")
+    require_web()
+
+
+def _ask_on_page(options: AskOptions, endpoint: Endpoint) -> AskOutcome:
+    """Run the round trip with every answer streamed into the review page, whose Apply writes (as `apply --review`).
+
+    The page stays up after the last round, for its Undo and a last look, until Ctrl-C.
+    """
+    import threading
+
+    from editblocks.ask.page import PageView, apply_at_once, page_confirm
+    from editblocks.ask.session import ask
+    from editblocks.cli.shared import workspace_error
+    from editblocks.web import ReviewServer, ReviewSession
+    from editblocks.workspace import WorkspaceError
+
+    try:
+        session = ReviewSession(options.root)
+    except WorkspaceError as error:
+        raise workspace_error(error) from None
+    try:
+        server = ReviewServer(session)
+    except OSError as error:
+        raise InputError(f"cannot listen on 127.0.0.1: {error.strerror or error}", code="usage") from None
+    with server:
+        click.echo(f"review page: {server.url}")
+        view = PageView(_view(False), session, options.format)
+        interrupted = threading.Event()
+        confirm = apply_at_once(session) if options.yes else page_confirm(session, view, interrupted)
+        outcome = ask(replace(options, yes=False), endpoint, view, confirm)
+        if outcome.run_folder:
+            console().print(f"run saved in {outcome.run_folder}", style="dim", markup=False)
+        if not interrupted.is_set() and (outcome.stopped is None or outcome.stopped[0] != "interrupted"):
+            click.echo("the review page stays open (its Undo undoes the last apply); Ctrl-C stops the server",
+                       err=True)
+            try:
+                server.wait()
+            except KeyboardInterrupt:
+                pass
+        click.echo("stopped", err=True)
+    return outcome
 
 
 def _view(as_json: bool) -> Any:

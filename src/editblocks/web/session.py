@@ -56,6 +56,9 @@ class ReviewSession:
         self._preview: _Run | None = None
         self._applied: _Run | None = None
         self._message = ""
+        self._answers = 0  # counts the answers shown, so a caller waiting on the page's Apply knows which it saw
+        self._page_apply: tuple[int, ApplyResult] | None = None  # the last `apply` and the answer it was made on
+        self._broken = ""  # why the live answer cannot be applied (it broke off), or ""
 
     # --- the answer -------------------------------------------------------------------------------------------
 
@@ -67,11 +70,17 @@ class ReviewSession:
             self._finish()
         self._changed()
 
-    def new_answer(self, format: Format | str | None = None) -> None:
-        """Start a live answer: the page shows what `feed` adds as it arrives (for `ask --serve`)."""
+    def new_answer(self, format: Format | str | None = None, *, note: str = "") -> int:
+        """Start a live answer: the page shows what `feed` adds as it arrives (for `ask --serve`).
+
+        ``note`` is shown as the page's message (which round this is); returns the answer's number.
+        """
         with self._lock:
             self._reset(Format(format) if format is not None else None)
+            self._message = note
+            number = self._answers
         self._changed()
+        return number
 
     def feed(self, chunk: str) -> None:
         """Add the next piece of the live answer's text; blocks show as in progress until they complete."""
@@ -85,6 +94,27 @@ class ReviewSession:
             self._finish()
         self._changed()
 
+    def break_answer(self, reason: str) -> None:
+        """The live answer broke off (Ctrl-C, a dropped connection): show what arrived, but never apply it."""
+        with self._lock:
+            self._answer.close()
+            self._preview = None
+            self._broken = self._message = reason
+        self._changed()
+
+    @property
+    def answer_number(self) -> int:
+        """Which answer the page shows: a new one (`new_answer`, `load`, a paste) takes the next number."""
+        with self._lock:
+            return self._answers
+
+    def page_apply(self, number: int) -> ApplyResult | None:
+        """The result of the Apply made on answer ``number`` (on the page or by `apply`), None until there is one."""
+        with self._lock:
+            if self._page_apply is None or self._page_apply[0] != number:
+                return None
+            return self._page_apply[1]
+
     @property
     def answer_text(self) -> str:
         with self._lock:
@@ -96,7 +126,9 @@ class ReviewSession:
         """Accept or reject blocks by number (1-based, as the page names them: "Reject block 2"); unknown numbers
         are ignored. A rejected block is never written."""
         with self._lock:
-            if self._applied is not None or not self._answer.closed:
+            if self._broken:
+                self._message = self._broken
+            elif self._applied is not None or not self._answer.closed:
                 self._message = "undo the apply first to change what is accepted" if self._applied else ""
             else:
                 count = len(self._answer.blocks())
@@ -109,8 +141,9 @@ class ReviewSession:
     def apply(self) -> ApplyResult | None:
         """Write the accepted blocks (all or nothing, journaled); None when there was nothing to apply."""
         with self._lock:
-            if self._applied is not None or not self._answer.closed:
-                self._message = "already applied: undo first" if self._applied else "the answer is still arriving"
+            if self._applied is not None or not self._answer.closed or self._broken:
+                self._message = self._broken or (
+                    "already applied: undo first" if self._applied else "the answer is still arriving")
                 self._changed()
                 return None
             indexes = self._accepted()
@@ -124,6 +157,7 @@ class ReviewSession:
                 self._message = f"nothing written: {error}"
                 self._changed()
                 return None
+            self._page_apply = (self._answers, result)
             written = len(result.files_modified) + len(result.files_created) if result.written else 0
             if written:
                 self._applied = _Run(indexes, result)  # Undo now undoes this run
@@ -211,6 +245,8 @@ class ReviewSession:
         self._preview = None
         self._applied = None
         self._message = ""
+        self._broken = ""
+        self._answers += 1
 
     def _finish(self) -> None:
         self._answer.close()
@@ -241,7 +277,7 @@ class ReviewSession:
         outcome = Outcome(
             answer=self._answer, blocks=outcomes, result=run.result if run else None,
             applied=self._applied is not None, streaming=not self._answer.closed,
-            message=self._message, version=self._version,
+            message=self._message, version=self._version, locked=bool(self._broken),
         )
         return build_view(outcome, self._read)
 

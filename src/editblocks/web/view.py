@@ -41,6 +41,7 @@ class Outcome:
     streaming: bool
     message: str
     version: int
+    locked: bool = False  # an answer that broke off: shown, never applied
 
 
 def build_view(outcome: Outcome, read: Reader) -> dict[str, Any]:
@@ -54,7 +55,7 @@ def build_view(outcome: Outcome, read: Reader) -> dict[str, Any]:
         "version": outcome.version,
         "streaming": outcome.streaming,
         "applied": outcome.applied,
-        "can_apply": not outcome.applied and not outcome.streaming and accepted_pending,
+        "can_apply": not outcome.applied and not outcome.streaming and not outcome.locked and accepted_pending,
         "message": printable(outcome.message),
         "answer": _pieces(outcome.answer, outcome.blocks),
         "blocks": blocks,
