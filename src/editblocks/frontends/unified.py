@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from editblocks.frontends.common import Collector, clean_path
+from editblocks.frontends.common import Collector, clean_path, lf_only, split_run
 from editblocks.model import BlockKind, Format, ParseResult, Scope
 
 DEV_NULL = "/dev/null"
@@ -25,10 +25,6 @@ _STRUCTURE = ("@@", "rename from ", "rename to ", "new file mode", "deleted file
 # A run of hunk lines that are surely content: a prefix and not a `---`/`+++` line (which counts decide), or a
 # blank line with such a line after it. One alternative per line, nothing nested: linear.
 _HUNK_RUN = re.compile(r"(?:(?![-+]{3} )[ +\-][^\n]*\n|\n(?=[ +\-])(?![-+]{3} ))+")
-_ADDED_LINE = re.compile(r"\n\+[^\n]*")
-_REMOVED_LINE = re.compile(r"\n-[^\n]*")
-_OLD_PREFIX = re.compile(r"\n[ \-]")
-_NEW_PREFIX = re.compile(r"\n[ +]")
 
 
 @dataclass
@@ -91,7 +87,7 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     `str.splitlines` costs. Lines the run leaves (`--- ` / `+++ ` lines, which the counts may still claim,
     blank lines, the no-newline marker) are decided one at a time.
     """
-    text = text.replace("\r\n", "\n")
+    text = lf_only(text)
     if not text.endswith("\n"):
         text += "\n"
     out = Collector(Format.UDIFF)
@@ -164,9 +160,7 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
 
 def _hunk_run(hunk: _Hunk, run: str) -> None:
     """Several hunk lines at once: each starts with its prefix, or is blank with a hunk line after it."""
-    padded = "\n" + run
-    old = _OLD_PREFIX.sub("\n", _ADDED_LINE.sub("", padded))[1:]
-    new = _NEW_PREFIX.sub("\n", _REMOVED_LINE.sub("", padded))[1:]
+    old, new = split_run(run)
     hunk.old.append(old)
     hunk.new.append(new)
     hunk.old_lines += old.count("\n")

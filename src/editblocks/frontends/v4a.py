@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from editblocks.frontends.common import Collector, clean_path
+from editblocks.frontends.common import Collector, clean_path, lf_only, split_run
 from editblocks.model import BlockKind, Format, ParseResult, Scope
 
 BEGIN = "*** Begin Patch"
@@ -31,13 +31,11 @@ UPDATE = "*** Update File:"
 MOVE = "*** Move to:"
 END_OF_FILE = "*** End of File"
 _FENCES = ("```", "~~~")
+_AFTER_PREVIOUS = Scope(after_previous=True)
+"""The scope of a hunk with no anchor: one immutable value shared by every such hunk."""
 # A run of content lines: every line starts with its prefix or is empty (one alternative per line, no nesting).
 _HUNK_RUN = re.compile(r"(?:[ +\-][^\n]*\n|\n)+")
 _ADDED_RUN = re.compile(r"(?:\+[^\n]*\n|\n)+")
-_ADDED_LINE = re.compile(r"\n\+[^\n]*")
-_REMOVED_LINE = re.compile(r"\n-[^\n]*")
-_OLD_PREFIX = re.compile(r"\n[ \-]")
-_NEW_PREFIX = re.compile(r"\n[ +]")
 
 
 class _Kind(Enum):
@@ -96,7 +94,7 @@ def read_v4a(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     file's lines) is taken in one regular-expression step and cut into old and new text with two
     substitutions, so content costs about what `str.splitlines` costs.
     """
-    text = text.replace("\r\n", "\n")
+    text = lf_only(text)
     if not text.endswith("\n"):
         text += "\n"
     reader = _Reader(Collector(Format.V4A))
@@ -221,8 +219,9 @@ class _Reader:
         hunk = section.hunk
         if hunk is None:
             hunk = section.hunk = _Hunk(number)
-        hunk.old.append(_OLD_PREFIX.sub("\n", _ADDED_LINE.sub("", padded))[1:])
-        hunk.new.append(_NEW_PREFIX.sub("\n", _REMOVED_LINE.sub("", padded))[1:])
+        old, new = split_run(run)
+        hunk.old.append(old)
+        hunk.new.append(new)
 
     def _content(self, section: _Section, number: int, line: str) -> None:
         first = line[:1]
@@ -264,7 +263,7 @@ class _Reader:
         if hunk.empty:
             self._break(hunk.line, f"the hunk at line {hunk.line} of {section.path} has no lines")
             return
-        scope = Scope(tuple(hunk.anchors), after_previous=True, at_end=hunk.at_end)
+        scope = Scope(tuple(hunk.anchors), True, hunk.at_end) if hunk.anchors or hunk.at_end else _AFTER_PREVIOUS
         self.out.block(section.path, "".join(hunk.old), "".join(hunk.new), BlockKind.EDIT, hunk.line, scope=scope)
         section.hunks += 1
 
