@@ -248,6 +248,13 @@ def test_look_alikes_of_a_patch_start_are_no_patch() -> None:
         assert parse(text).blocks == () and parse(text).format == "auto"
 
 
+def test_a_hunk_header_with_digits_int_refuses_is_read_without_numbers() -> None:
+    # `²` is a digit to `str.isdigit` but not a number to `int`: the header once made the parser raise.
+    for header, hint in (("@@ -² +1 @@", None), ("@@ -1,² +1 @@", None), ("@@ -3 +3,³ @@", 3)):
+        result = parse(f"--- a/x.py\n+++ b/x.py\n{header}\n-a\n+b\n", "udiff")
+        assert [(block.old, block.new, block.line_hint) for block in result.blocks] == [("a\n", "b\n", hint)], header
+
+
 @given(st.lists(st.sampled_from(_PIECES), max_size=40), st.text(max_size=20))
 def test_no_text_makes_a_front_end_raise(pieces: list[str], noise: str) -> None:
     text = "".join(pieces) + noise

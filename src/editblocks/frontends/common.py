@@ -7,7 +7,6 @@ context + added, in the order the hunk gives them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -19,21 +18,20 @@ def joined(lines: Iterable[str]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-_ADDED_LINE = re.compile(r"\n\+[^\n]*")
-_REMOVED_LINE = re.compile(r"\n-[^\n]*")
+def split_run(run: str) -> tuple[str, str, int, int, int]:
+    """A run of hunk lines (each starting with ` `, `-` or `+`, or empty, the last ended by a newline): its
+    old text (context and removed lines), its new text (context and added lines), and the number of lines
+    of each and of the run, which the caller would otherwise count again.
 
-
-def split_run(run: str) -> tuple[str, str]:
-    """A run of hunk lines (each starting with ` `, `-` or `+`, or empty) as its old and its new text.
-
-    The lines of the other side are cut out (a regular expression that meets only them), then every
-    prefix is made a space and the spaces dropped with two `str.replace` calls: after a newline the next
-    character is always a prefix, so nothing else is touched, at the speed of a copy.
+    One split and two list comprehensions: measured faster than regular-expression substitutions or
+    `str.replace`, whose cost grows with every line's prefix they strip.
     """
-    padded = "\n" + run
-    old = _ADDED_LINE.sub("", padded) if "\n+" in padded else padded
-    new = _REMOVED_LINE.sub("", padded) if "\n-" in padded else padded
-    return old.replace("\n-", "\n ").replace("\n ", "\n")[1:], new.replace("\n+", "\n ").replace("\n ", "\n")[1:]
+    lines = run.split("\n")
+    lines.pop()  # the empty string after the last newline
+    old = [line[1:] for line in lines if line[:1] != "+"]
+    new = [line[1:] for line in lines if line[:1] != "-"]
+    return ("\n".join(old) + "\n" if old else ""), ("\n".join(new) + "\n" if new else ""), len(old), len(new), len(
+        lines)
 
 
 def lf_only(text: str) -> str:

@@ -91,8 +91,7 @@ def read_v4a(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     """`parse_v4a`, and where the patches lie in ``text`` (CRLF read as LF): (start, end) offsets.
 
     Structure lines are read one by one; the run of content lines after them (a hunk's body, an added
-    file's lines) is taken in one regular-expression step and cut into old and new text with two
-    substitutions, so content costs about what `str.splitlines` costs.
+    file's lines) is taken in one regular-expression step and cut into old and new text by `split_run`.
     """
     text = lf_only(text)
     if not text.endswith("\n"):
@@ -101,15 +100,18 @@ def read_v4a(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     position, number, end = 0, 0, len(text)
     spans: list[tuple[int, int]] = []
     opened_at = 0
+    after_run = False  # a run just ended: the line at `position` cannot start another
     while position < end:
         section = reader.section
-        if section is not None and not section.broken and not reader.indent and section.kind is not _Kind.DELETE:
+        if (section is not None and not after_run and not section.broken and not reader.indent
+                and section.kind is not _Kind.DELETE):
             run = (_ADDED_RUN if section.kind is _Kind.ADD else _HUNK_RUN).match(text, position)
             if run is not None:
-                reader.content_run(section, number + 1, run.group())
-                number += run.group().count("\n")
+                number += reader.content_run(section, number + 1, run.group())
                 position = run.end()
+                after_run = True
                 continue
+        after_run = False
         newline = text.index("\n", position)
         number += 1
         was_open = reader.patch_line is not None
@@ -210,18 +212,19 @@ class _Reader:
 
     # --- content ----------------------------------------------------------------------------------------------
 
-    def content_run(self, section: _Section, number: int, run: str) -> None:
-        """Several content lines at once (each starting with its prefix, or empty), ``number`` the first's."""
-        padded = "\n" + run
+    def content_run(self, section: _Section, number: int, run: str) -> int:
+        """Several content lines at once (each starting with its prefix, or empty), ``number`` the first's; how
+        many lines they are."""
         if section.kind is _Kind.ADD:
-            section.added.append(padded.replace("\n+", "\n")[1:])
-            return
+            section.added.append(("\n" + run).replace("\n+", "\n")[1:])
+            return run.count("\n")
         hunk = section.hunk
         if hunk is None:
             hunk = section.hunk = _Hunk(number)
-        old, new = split_run(run)
+        old, new, _, _, lines = split_run(run)
         hunk.old.append(old)
         hunk.new.append(new)
+        return lines
 
     def _content(self, section: _Section, number: int, line: str) -> None:
         first = line[:1]
