@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from editblocks.frontends.common import Collector, clean_path, lf_only, split_run
+from editblocks.frontends.common import RUN_LINES, Collector, clean_path, lf_only, split_run
 from editblocks.model import BlockKind, Format, ParseResult, Scope
 
 DEV_NULL = "/dev/null"
@@ -23,8 +23,8 @@ _HUNK_PREFIXES = (" ", "-", "+")
 _STRUCTURE = ("@@", "rename from ", "rename to ", "new file mode", "deleted file mode", "old mode", "new mode",
               "index ", "similarity index", "Binary files ", "GIT binary patch")
 # A run of hunk lines that are surely content: a prefix and not a `---`/`+++` line (which counts decide), or a
-# blank line with such a line after it. One alternative per line, nothing nested: linear.
-_HUNK_RUN = re.compile(r"(?:(?![-+]{3} )[ +\-][^\n]*\n|\n(?=[ +\-])(?![-+]{3} ))+")
+# blank line with such a line after it. One alternative per line, nothing nested: linear (in steps of RUN_LINES).
+_HUNK_RUN = re.compile(rf"(?:(?![-+]{{3}} )[ +\-][^\n]*\n|\n(?=[ +\-])(?![-+]{{3}} )){{1,{RUN_LINES}}}")
 # `@@ -a,b +c,d ` (counts optional) then anything: the header read as `_open_hunk`'s general path reads it.
 _USUAL_HEADER = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))?(?:[ \t]|$)")
 
@@ -97,7 +97,7 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     position, number, end = 0, 0, len(text)
     spans: list[tuple[int, int]] = []
     section_start = covered = 0
-    after_run = False  # a run just ended: the line at `position` cannot start another
+    after_run = False  # a run shorter than `RUN_LINES` just ended: the line at `position` cannot start another
     while position < end:
         if hunk is not None and not after_run:
             run = _HUNK_RUN.match(text, position)
@@ -105,7 +105,7 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
                 _hunk_run(hunk, run.group())
                 number += hunk.last_run_lines
                 position = covered = run.end()
-                after_run = True
+                after_run = hunk.last_run_lines < RUN_LINES
                 continue
         after_run = False
         start = position

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from editblocks.frontends.common import Collector, clean_path, lf_only, split_run
+from editblocks.frontends.common import RUN_LINES, Collector, clean_path, lf_only, split_run
 from editblocks.model import BlockKind, Format, ParseResult, Scope
 
 BEGIN = "*** Begin Patch"
@@ -34,8 +34,8 @@ _FENCES = ("```", "~~~")
 _AFTER_PREVIOUS = Scope(after_previous=True)
 """The scope of a hunk with no anchor: one immutable value shared by every such hunk."""
 # A run of content lines: every line starts with its prefix or is empty (one alternative per line, no nesting).
-_HUNK_RUN = re.compile(r"(?:[ +\-][^\n]*\n|\n)+")
-_ADDED_RUN = re.compile(r"(?:\+[^\n]*\n|\n)+")
+_HUNK_RUN = re.compile(rf"(?:[ +\-][^\n]*\n|\n){{1,{RUN_LINES}}}")
+_ADDED_RUN = re.compile(rf"(?:\+[^\n]*\n|\n){{1,{RUN_LINES}}}")
 
 
 class _Kind(Enum):
@@ -100,16 +100,17 @@ def read_v4a(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     position, number, end = 0, 0, len(text)
     spans: list[tuple[int, int]] = []
     opened_at = 0
-    after_run = False  # a run just ended: the line at `position` cannot start another
+    after_run = False  # a run shorter than `RUN_LINES` just ended: the line at `position` cannot start another
     while position < end:
         section = reader.section
         if (section is not None and not after_run and not section.broken and not reader.indent
                 and section.kind is not _Kind.DELETE):
             run = (_ADDED_RUN if section.kind is _Kind.ADD else _HUNK_RUN).match(text, position)
             if run is not None:
-                number += reader.content_run(section, number + 1, run.group())
+                lines = reader.content_run(section, number + 1, run.group())
+                number += lines
                 position = run.end()
-                after_run = True
+                after_run = lines < RUN_LINES
                 continue
         after_run = False
         newline = text.index("\n", position)
