@@ -39,8 +39,9 @@ def split_run(run: str) -> tuple[str, str, int, int, int]:
     lines.pop()  # the empty string after the last newline
     old = [line[1:] for line in lines if line[:1] != "+"]
     new = [line[1:] for line in lines if line[:1] != "-"]
-    return ("\n".join(old) + "\n" if old else ""), ("\n".join(new) + "\n" if new else ""), len(old), len(new), len(
-        lines)
+    old_text = "\n".join(old) + "\n" if old else ""
+    new_text = "\n".join(new) + "\n" if new else ""
+    return old_text, new_text, len(old), len(new), len(lines)
 
 
 def lf_only(text: str) -> str:
