@@ -9,6 +9,8 @@ Prints:
 - the time to parse a ``--megabytes`` patch (unified and V4A, given by format and detected by `auto`)
   against `str.splitlines()` of the same text (goal ≤ 4×), for two shapes: dense 7-line hunks (one
   every 9 lines, the worst case: per-hunk work dominates) and 60-line hunks replacing 20 lines each.
+  Dense hunks stay well above 4x in CPython: `str.splitlines` spends 0.4-0.7 µs on a 9-line hunk, while
+  building the hunk's `EditBlock` (a frozen dataclass) alone takes about 1.2 µs.
 
 Each figure is the best of a few runs, in CPU time (`time.process_time`: the machine may be shared) with
 the wall time beside it.
@@ -111,11 +113,13 @@ def main() -> None:
         for name, fmt, whole in (("unified diff", "udiff", unified_diff("big.py", big_lines, places, changed)),
                                  ("V4A patch", "v4a", v4a_patch("big.py", big_lines, places, changed))):
             text = whole[: whole.rindex("\n@@", 0, target) + 1] + ("*** End Patch\n" if fmt == "v4a" else "")
-            split = best_of(5, text.splitlines)
-            for parse_as in (fmt, "auto"):
-                seconds = best_of(3, lambda parse_as=parse_as, text=text: parse(text, parse_as))
-                print(f"parse a {len(text) / 1e6:.1f} MB {name} ({shape}) as {parse_as}: {seconds * 1000:.0f} ms = "
-                      f"{seconds / split:.1f}x str.splitlines ({split * 1000:.1f} ms) (goal ≤ 4x)")
+            split = best_of(9, text.splitlines)
+            named = best_of(3, lambda fmt=fmt, text=text: parse(text, fmt))
+            auto = best_of(3, lambda text=text: parse(text))
+            print(f"parse a {len(text) / 1e6:.1f} MB {name} ({shape}) as {fmt}: {named * 1000:.0f} ms = "
+                  f"{named / split:.1f}x str.splitlines ({split * 1000:.1f} ms) (goal ≤ 4x); as auto: "
+                  f"{auto * 1000:.0f} ms = {auto / split:.1f}x (the marker parser reads it first: "
+                  f"+{(auto - named) * 1000:.0f} ms)")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ it concerns; no text makes a parser raise, and parsing grows linearly.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth, slow
@@ -248,6 +250,13 @@ def test_look_alikes_of_a_patch_start_are_no_patch() -> None:
         assert parse(text).blocks == () and parse(text).format == "auto"
 
 
+def test_a_hunk_header_with_digits_int_refuses_is_read_without_numbers() -> None:
+    # `²` is a digit to `str.isdigit` but not a number to `int`: the header once made the parser raise.
+    for header, hint in (("@@ -² +1 @@", None), ("@@ -1,² +1 @@", None), ("@@ -3 +3,³ @@", 3)):
+        result = parse(f"--- a/x.py\n+++ b/x.py\n{header}\n-a\n+b\n", "udiff")
+        assert [(block.old, block.new, block.line_hint) for block in result.blocks] == [("a\n", "b\n", hint)], header
+
+
 @given(st.lists(st.sampled_from(_PIECES), max_size=40), st.text(max_size=20))
 def test_no_text_makes_a_front_end_raise(pieces: list[str], noise: str) -> None:
     text = "".join(pieces) + noise
@@ -261,16 +270,45 @@ V4A_HUNK = "@@ def f():\n a\n-b\n+c\n"
 UNIFIED_HUNK = "@@ -1,3 +1,3 @@\n a\n-b\n+c\n"
 
 
+LONG_HUNK = " a\n b\n c\n" + "-old\n" * 20 + "+new\n" * 20 + " d\n e\n f\n"
+FRONT_END_GROWTH_CASES: dict[str, tuple[str, Callable[[int], str], int]] = {
+    "v4a": ("v4a", lambda n: "*** Begin Patch\n*** Update File: a.py\n" + V4A_HUNK * n + "*** End Patch\n", 4_000),
+    "udiff": ("udiff", lambda n: "--- a/a.py\n+++ b/a.py\n" + UNIFIED_HUNK * n, 4_000),
+    "whole": ("whole", lambda n: "a.py\n```\n" + "x = 1\n" * (4 * n) + "```\n", 4_000),
+    # Long hunks: per-line work dominates.
+    "v4a-long-hunks": ("v4a", lambda n: "*** Begin Patch\n*** Update File: a.py\n" + ("@@\n" + LONG_HUNK) * n
+                       + "*** End Patch\n", 1_200),
+    "udiff-long-hunks": ("udiff", lambda n: "--- a/a.py\n+++ b/a.py\n" + ("@@ -1,26 +1,26 @@\n" + LONG_HUNK) * n,
+                         1_200),
+    # One hunk as long as the answer.
+    "v4a-one-hunk": ("v4a", lambda n: "*** Begin Patch\n*** Update File: a.py\n@@\n" + " a\n-b\n+c\n" * n
+                     + "*** End Patch\n", 24_000),
+    "udiff-one-hunk": ("udiff", lambda n: f"--- a/a.py\n+++ b/a.py\n@@ -1,{2 * n} +1,{2 * n} @@\n" + " a\n-b\n+c\n" * n,
+                       24_000),
+    # Lines a run leaves to be decided one at a time: `---`/`+++` lines the counts claim, blank lines.
+    "udiff-counted-header-lines": ("udiff", lambda n: f"--- a/a.py\n+++ b/a.py\n@@ -1,{n} +1,{n} @@\n"
+                                   + "--- x\n+++ y\n" * n, 6_000),
+    "udiff-blank-lines": ("udiff", lambda n: "--- a/a.py\n+++ b/a.py\n" + "@@ -1,3 +1,3 @@\n a\n\n-b\n+c\n" * n,
+                          1_500),
+    "v4a-alternating-lines": ("v4a", lambda n: "*** Begin Patch\n*** Update File: a.py\n@@\n" + "-b\n+c\n\n" * n
+                              + "*** End Patch\n", 24_000),
+    "v4a-added-file": ("v4a", lambda n: "*** Begin Patch\n*** Add File: a.py\n" + "+x = 1\n\n" * n
+                       + "*** End Patch\n", 60_000),
+    # Patches standing in prose under `auto`: the prose around them is read for shell commands.
+    "auto-v4a-in-prose": ("auto", lambda n: "Here is the patch.\n\n*** Begin Patch\n*** Update File: a.py\n"
+                          + V4A_HUNK * n + "*** End Patch\n\nThen run `pytest`.\n", 2_500),
+    "auto-udiff-in-prose": ("auto", lambda n: "Here is the diff:\n\ndiff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n"
+                            + UNIFIED_HUNK * n + "\nThen run `pytest`.\n", 2_000),
+}
+"""Each case's N is picked so that one parse at 8N takes a tenth to a quarter of a second."""
+
+
 @slow
-def test_front_end_parsing_grows_linearly() -> None:
-    cases = {
-        "v4a": lambda n: "*** Begin Patch\n*** Update File: a.py\n" + V4A_HUNK * n + "*** End Patch\n",
-        "udiff": lambda n: "--- a/a.py\n+++ b/a.py\n" + UNIFIED_HUNK * n,
-        "whole": lambda n: "a.py\n```\n" + "x = 1\n" * (4 * n) + "```\n",
-    }
-    for fmt, make in cases.items():
-        ratio = growth(lambda n, make=make, fmt=fmt: functools.partial(parse, make(n), fmt), 4_000)
-        assert ratio < GROWTH_LIMIT, f"{fmt}: {GROWTH_FACTOR}x the hunks took {ratio:.1f}x the time"
+@pytest.mark.parametrize("case", sorted(FRONT_END_GROWTH_CASES))
+def test_front_end_parsing_grows_linearly(case: str) -> None:
+    fmt, make, size = FRONT_END_GROWTH_CASES[case]
+    ratio = growth(lambda n: functools.partial(parse, make(n), fmt), size)
+    assert ratio < GROWTH_LIMIT, f"{case}: {GROWTH_FACTOR}x the input took {ratio:.1f}x the time"
 
 
 def test_block_kinds_of_patches_are_in_the_model() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from editblocks.frontends.common import lf_only
 from editblocks.model import FRONT_END_FORMATS, Format, ParseResult, ShellSuggestion
 
 
@@ -50,15 +51,22 @@ def _shell_outside(text: str, spans: list[tuple[int, int]], known_files: Collect
     ShellSuggestion, ...
 ]:
     """The shell suggestions in the prose around a patch: the patch's own lines are blanked (kept as line
-    breaks, so line numbers hold) before the marker parser reads the rest, which costs next to nothing."""
+    breaks, so line numbers hold) before the marker parser reads the rest, which costs next to nothing. An
+    answer that is all patch has no prose to read at all."""
     from editblocks.parsing.stream import parsed_whole
 
-    text = text.replace("\r\n", "\n")
-    pieces, previous = [], 0
+    text = lf_only(text)
+    prose, previous = [], 0
     for start, end in spans:
-        pieces += [text[previous:start], "\n" * text.count("\n", start, end)]
+        prose.append(text[previous:start])
         previous = end
-    pieces.append(text[previous:])
+    prose.append(text[previous:])
+    if not any(piece.strip() for piece in prose):
+        return ()
+    pieces = []
+    for before, (start, end) in zip(prose, spans):
+        pieces += [before, "\n" * text.count("\n", start, end)]
+    pieces.append(prose[-1])
     # A marker format, not `auto`: what is left of the answer is never read for a patch again.
     return parsed_whole("".join(pieces), Format.DIFF, known_files=known_files).result().shell
 

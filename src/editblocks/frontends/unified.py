@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from editblocks.frontends.common import Collector, clean_path
+from editblocks.frontends.common import RUN_LINES, Collector, clean_path, lf_only, split_run
 from editblocks.model import BlockKind, Format, ParseResult, Scope
 
 DEV_NULL = "/dev/null"
@@ -23,12 +23,10 @@ _HUNK_PREFIXES = (" ", "-", "+")
 _STRUCTURE = ("@@", "rename from ", "rename to ", "new file mode", "deleted file mode", "old mode", "new mode",
               "index ", "similarity index", "Binary files ", "GIT binary patch")
 # A run of hunk lines that are surely content: a prefix and not a `---`/`+++` line (which counts decide), or a
-# blank line with such a line after it. One alternative per line, nothing nested: linear.
-_HUNK_RUN = re.compile(r"(?:(?![-+]{3} )[ +\-][^\n]*\n|\n(?=[ +\-])(?![-+]{3} ))+")
-_ADDED_LINE = re.compile(r"\n\+[^\n]*")
-_REMOVED_LINE = re.compile(r"\n-[^\n]*")
-_OLD_PREFIX = re.compile(r"\n[ \-]")
-_NEW_PREFIX = re.compile(r"\n[ +]")
+# blank line with such a line after it. One alternative per line, nothing nested: linear (in steps of RUN_LINES).
+_HUNK_RUN = re.compile(rf"(?:(?![-+]{{3}} )[ +\-][^\n]*\n|\n(?=[ +\-])(?![-+]{{3}} )){{1,{RUN_LINES}}}")
+# `@@ -a,b +c,d ` (counts optional) then anything: the header read as `_open_hunk`'s general path reads it.
+_USUAL_HEADER = re.compile(r"@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))?(?:[ \t]|$)")
 
 
 @dataclass
@@ -87,11 +85,10 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     """`parse_unified`, and where the diff's file sections lie in ``text`` (CRLF read as LF): (start, end) offsets.
 
     Structure lines are read one by one; a hunk's run of content lines is taken in one regular-expression
-    step and cut into old and new text with two substitutions, so content costs about what
-    `str.splitlines` costs. Lines the run leaves (`--- ` / `+++ ` lines, which the counts may still claim,
-    blank lines, the no-newline marker) are decided one at a time.
+    step and cut into old and new text by `split_run`. Lines the run leaves (`--- ` / `+++ ` lines, which the
+    counts may still claim, blank lines, the no-newline marker) are decided one at a time.
     """
-    text = text.replace("\r\n", "\n")
+    text = lf_only(text)
     if not text.endswith("\n"):
         text += "\n"
     out = Collector(Format.UDIFF)
@@ -100,20 +97,24 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     position, number, end = 0, 0, len(text)
     spans: list[tuple[int, int]] = []
     section_start = covered = 0
+    after_run = False  # a run shorter than `RUN_LINES` just ended: the line at `position` cannot start another
     while position < end:
-        if hunk is not None:
+        if hunk is not None and not after_run:
             run = _HUNK_RUN.match(text, position)
             if run is not None:
                 _hunk_run(hunk, run.group())
                 number += hunk.last_run_lines
                 position = covered = run.end()
+                after_run = hunk.last_run_lines < RUN_LINES
                 continue
+        after_run = False
         start = position
         newline = text.index("\n", position)
         line = text[position:newline]
         number += 1
         position = newline + 1
-        following = text[position : text.index("\n", position)] if position < end else None
+        # The next line matters only after a blank line (inside a hunk) or a `--- ` line (a file header?).
+        following = _line_at(text, position) if not line or line.startswith("--- ") else None
         if hunk is not None:
             if _in_hunk(hunk, line, following):
                 _hunk_line(hunk, line)
@@ -162,16 +163,18 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     return out.result(), spans
 
 
+def _line_at(text: str, position: int) -> str | None:
+    """The line starting at ``position`` (``text`` ends with a newline), None past the end."""
+    return text[position : text.index("\n", position)] if position < len(text) else None
+
+
 def _hunk_run(hunk: _Hunk, run: str) -> None:
     """Several hunk lines at once: each starts with its prefix, or is blank with a hunk line after it."""
-    padded = "\n" + run
-    old = _OLD_PREFIX.sub("\n", _ADDED_LINE.sub("", padded))[1:]
-    new = _NEW_PREFIX.sub("\n", _REMOVED_LINE.sub("", padded))[1:]
+    old, new, old_lines, new_lines, hunk.last_run_lines = split_run(run)
     hunk.old.append(old)
     hunk.new.append(new)
-    hunk.old_lines += old.count("\n")
-    hunk.new_lines += new.count("\n")
-    hunk.last_run_lines = run.count("\n")
+    hunk.old_lines += old_lines
+    hunk.new_lines += new_lines
 
 
 def _in_hunk(hunk: _Hunk, line: str, following: str | None) -> bool:
@@ -213,6 +216,10 @@ def _hunk_line(hunk: _Hunk, line: str) -> None:
 
 def _open_hunk(line: str, number: int) -> _Hunk:
     """A hunk from its header: `@@ -a,b +c,d @@`, or a bare `@@` / `@@ ... @@` without usable numbers."""
+    usual = _USUAL_HEADER.match(line)
+    if usual is not None:  # the shape nearly every header has, read in one step
+        old_start, old_count, new_start, new_count = usual.groups()
+        return _Hunk(number, int(old_start), (int(old_count or 1), int(new_count or 1)))
     parts = line.split()
     old = next((part for part in parts[1:3] if part.startswith("-")), "")
     new = next((part for part in parts[1:3] if part.startswith("+")), "")
@@ -224,7 +231,7 @@ def _open_hunk(line: str, number: int) -> _Hunk:
 
 def _range(text: str) -> tuple[int, int] | None:
     start, comma, count = text.partition(",")
-    if not start.isdigit() or (comma and not count.isdigit()):
+    if not start.isdecimal() or (comma and not count.isdecimal()):  # `isdigit` takes `²`, which `int` refuses
         return None
     return int(start), int(count) if comma else 1
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from editblocks.frontends.common import Collector, clean_path
+from editblocks.frontends.common import RUN_LINES, Collector, clean_path, lf_only, split_run
 from editblocks.model import BlockKind, Format, ParseResult, Scope
 
 BEGIN = "*** Begin Patch"
@@ -31,13 +31,11 @@ UPDATE = "*** Update File:"
 MOVE = "*** Move to:"
 END_OF_FILE = "*** End of File"
 _FENCES = ("```", "~~~")
+_AFTER_PREVIOUS = Scope(after_previous=True)
+"""The scope of a hunk with no anchor: one immutable value shared by every such hunk."""
 # A run of content lines: every line starts with its prefix or is empty (one alternative per line, no nesting).
-_HUNK_RUN = re.compile(r"(?:[ +\-][^\n]*\n|\n)+")
-_ADDED_RUN = re.compile(r"(?:\+[^\n]*\n|\n)+")
-_ADDED_LINE = re.compile(r"\n\+[^\n]*")
-_REMOVED_LINE = re.compile(r"\n-[^\n]*")
-_OLD_PREFIX = re.compile(r"\n[ \-]")
-_NEW_PREFIX = re.compile(r"\n[ +]")
+_HUNK_RUN = re.compile(rf"(?:[ +\-][^\n]*\n|\n){{1,{RUN_LINES}}}")
+_ADDED_RUN = re.compile(rf"(?:\+[^\n]*\n|\n){{1,{RUN_LINES}}}")
 
 
 class _Kind(Enum):
@@ -93,25 +91,28 @@ def read_v4a(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     """`parse_v4a`, and where the patches lie in ``text`` (CRLF read as LF): (start, end) offsets.
 
     Structure lines are read one by one; the run of content lines after them (a hunk's body, an added
-    file's lines) is taken in one regular-expression step and cut into old and new text with two
-    substitutions, so content costs about what `str.splitlines` costs.
+    file's lines) is taken in one regular-expression step and cut into old and new text by `split_run`.
     """
-    text = text.replace("\r\n", "\n")
+    text = lf_only(text)
     if not text.endswith("\n"):
         text += "\n"
     reader = _Reader(Collector(Format.V4A))
     position, number, end = 0, 0, len(text)
     spans: list[tuple[int, int]] = []
     opened_at = 0
+    after_run = False  # a run shorter than `RUN_LINES` just ended: the line at `position` cannot start another
     while position < end:
         section = reader.section
-        if section is not None and not section.broken and not reader.indent and section.kind is not _Kind.DELETE:
+        if (section is not None and not after_run and not section.broken and not reader.indent
+                and section.kind is not _Kind.DELETE):
             run = (_ADDED_RUN if section.kind is _Kind.ADD else _HUNK_RUN).match(text, position)
             if run is not None:
-                reader.content_run(section, number + 1, run.group())
-                number += run.group().count("\n")
+                lines = reader.content_run(section, number + 1, run.group())
+                number += lines
                 position = run.end()
+                after_run = lines < RUN_LINES
                 continue
+        after_run = False
         newline = text.index("\n", position)
         number += 1
         was_open = reader.patch_line is not None
@@ -212,17 +213,19 @@ class _Reader:
 
     # --- content ----------------------------------------------------------------------------------------------
 
-    def content_run(self, section: _Section, number: int, run: str) -> None:
-        """Several content lines at once (each starting with its prefix, or empty), ``number`` the first's."""
-        padded = "\n" + run
+    def content_run(self, section: _Section, number: int, run: str) -> int:
+        """Several content lines at once (each starting with its prefix, or empty), ``number`` the first's; how
+        many lines they are."""
         if section.kind is _Kind.ADD:
-            section.added.append(padded.replace("\n+", "\n")[1:])
-            return
+            section.added.append(("\n" + run).replace("\n+", "\n")[1:])
+            return run.count("\n")
         hunk = section.hunk
         if hunk is None:
             hunk = section.hunk = _Hunk(number)
-        hunk.old.append(_OLD_PREFIX.sub("\n", _ADDED_LINE.sub("", padded))[1:])
-        hunk.new.append(_NEW_PREFIX.sub("\n", _REMOVED_LINE.sub("", padded))[1:])
+        old, new, _, _, lines = split_run(run)
+        hunk.old.append(old)
+        hunk.new.append(new)
+        return lines
 
     def _content(self, section: _Section, number: int, line: str) -> None:
         first = line[:1]
@@ -264,7 +267,7 @@ class _Reader:
         if hunk.empty:
             self._break(hunk.line, f"the hunk at line {hunk.line} of {section.path} has no lines")
             return
-        scope = Scope(tuple(hunk.anchors), after_previous=True, at_end=hunk.at_end)
+        scope = Scope(tuple(hunk.anchors), True, hunk.at_end) if hunk.anchors or hunk.at_end else _AFTER_PREVIOUS
         self.out.block(section.path, "".join(hunk.old), "".join(hunk.new), BlockKind.EDIT, hunk.line, scope=scope)
         section.hunks += 1
 
