@@ -336,6 +336,14 @@ def test_a_v4a_patch_answer_is_applied_with_its_deletion(project: Path) -> None:
     assert "return f'Hello {name}!'" in (project / "app.py").read_text() and not (project / "old.py").exists()
 
 
+def test_a_v4a_rename_is_applied_not_a_traceback(project: Path) -> None:
+    patch = "*** Begin Patch\n*** Update File: app.py\n*** Move to: new.py\n*** End Patch\n"
+    with scripted([Answer("Renaming.\n\n" + patch)]) as server:
+        result = run_ask(server.base_url, "--format", "v4a", "--yes")
+    assert result.exit_code == 0, result.output
+    assert not (project / "app.py").exists() and (project / "new.py").read_text() == APP
+
+
 def test_the_editor_variant_of_the_prompt_is_sent_when_asked(project: Path) -> None:
     from editblocks.prompts import example_messages, system_prompt
 
