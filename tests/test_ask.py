@@ -325,6 +325,28 @@ def test_tool_calls_without_yes_run_on_a_copy_and_land_after_confirmation(projec
     assert document["rounds"][0]["tool_calls"][0]["ok"] is True and document["files_written"] == ["app.py"]
 
 
+def test_tool_calls_with_git_commit_commit_deletes_and_moves(project: Path) -> None:
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    (project / "old.py").write_text("obsolete = True\n")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    subprocess.run([*git, "add", "app.py", "old.py"], cwd=project, check=True)
+    subprocess.run([*git, "commit", "-qm", "start"], cwd=project, check=True)
+    patch = "*** Begin Patch\n*** Delete File: app.py\n*** Update File: old.py\n*** Move to: new.py\n*** End Patch\n"
+    call = {"id": "call_1", "name": "apply_patch", "arguments": {"input": patch}}
+    with scripted([Answer("", tool_calls=(call,)), Answer("Done.\n")]) as server:
+        result = CliRunner(env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+                                "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}).invoke(
+            main, ["ask", "Tidy up", "app.py", "--model", "m", "--base-url", server.base_url,
+                   "--api-key-env", "TEST_KEY", "--tools", "--yes", "--git-commit"])
+    assert result.exit_code == 0, result.output
+    assert not (project / "app.py").exists() and (project / "new.py").read_text() == "obsolete = True\n"
+    log = subprocess.run(["git", "log", "-1", "--format=%s", "--name-status"], cwd=project, capture_output=True,
+                         text=True, check=True).stdout
+    assert "editblocks ask: Tidy up" in log and "app.py" in log and "new.py" in log
+    assert subprocess.run(["git", "status", "--porcelain"], cwd=project, capture_output=True, text=True,
+                          check=True).stdout == ""
+
+
 def test_a_v4a_patch_answer_is_applied_with_its_deletion(project: Path) -> None:
     (project / "old.py").write_text("obsolete = True\n")
     patch = ("*** Begin Patch\n*** Update File: app.py\n@@ def greet(name):\n-    return 'Hello ' + name\n"
