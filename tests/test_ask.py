@@ -325,6 +325,36 @@ def test_tool_calls_without_yes_run_on_a_copy_and_land_after_confirmation(projec
     assert document["rounds"][0]["tool_calls"][0]["ok"] is True and document["files_written"] == ["app.py"]
 
 
+SETTINGS = "X = 1\n"
+CREATE_SETTINGS = {"id": "call_1", "name": "str_replace_based_edit_tool",
+                   "arguments": {"command": "create", "path": "settings.py", "file_text": "X = 0\n"}}
+
+
+def test_tool_calls_on_the_copy_see_project_files_that_were_not_given(project: Path) -> None:
+    (project / "settings.py").write_text(SETTINGS)
+    fix = {"id": "call_2", "name": "apply_patch", "arguments": {
+        "input": "*** Begin Patch\n*** Update File: settings.py\n@@\n-X = 1\n+X = 2\n*** End Patch\n"}}
+    with scripted([Answer("", tool_calls=(CREATE_SETTINGS,)), Answer("", tool_calls=(fix,)),
+                   Answer("Done.\n")]) as server:
+        result = run_ask(server.base_url, "--tools", input="y\n")
+    assert result.exit_code == 0, result.output
+    create_reply = server.requests[1]["body"]["messages"][-1]["content"]
+    assert create_reply.startswith("Error") and "settings.py" in create_reply  # create never overwrites
+    assert server.requests[2]["body"]["messages"][-1]["content"].startswith("The edit block was applied")
+    assert (project / "settings.py").read_text() == "X = 2\n"
+
+
+def test_a_file_made_on_the_copy_that_the_project_has_is_not_written(project: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    (project / "settings.py").write_text(SETTINGS)
+    monkeypatch.setattr("editblocks.ask.tool_loop._named_paths", lambda call: [])  # a path the loop missed
+    with scripted([Answer("", tool_calls=(CREATE_SETTINGS,)), Answer("Done.\n")]) as server:
+        result = run_ask(server.base_url, "--tools", input="y\n")
+    assert result.exit_code == 1, result.output
+    assert "the project already has it; nothing was written" in result.output
+    assert (project / "settings.py").read_text() == SETTINGS
+
+
 def test_tool_calls_with_git_commit_commit_deletes_and_moves(project: Path) -> None:
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
     (project / "old.py").write_text("obsolete = True\n")
