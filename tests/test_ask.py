@@ -325,6 +325,58 @@ def test_tool_calls_without_yes_run_on_a_copy_and_land_after_confirmation(projec
     assert document["rounds"][0]["tool_calls"][0]["ok"] is True and document["files_written"] == ["app.py"]
 
 
+SETTINGS = "X = 1\n"
+CREATE_SETTINGS = {"id": "call_1", "name": "str_replace_based_edit_tool",
+                   "arguments": {"command": "create", "path": "settings.py", "file_text": "X = 0\n"}}
+
+
+def test_tool_calls_on_the_copy_see_project_files_that_were_not_given(project: Path) -> None:
+    (project / "settings.py").write_text(SETTINGS)
+    fix = {"id": "call_2", "name": "apply_patch", "arguments": {
+        "input": "*** Begin Patch\n*** Update File: settings.py\n@@\n-X = 1\n+X = 2\n*** End Patch\n"}}
+    with scripted([Answer("", tool_calls=(CREATE_SETTINGS,)), Answer("", tool_calls=(fix,)),
+                   Answer("Done.\n")]) as server:
+        result = run_ask(server.base_url, "--tools", input="y\n")
+    assert result.exit_code == 0, result.output
+    create_reply = server.requests[1]["body"]["messages"][-1]["content"]
+    assert create_reply.startswith("Error") and "settings.py" in create_reply  # create never overwrites
+    assert server.requests[2]["body"]["messages"][-1]["content"].startswith("The edit block was applied")
+    assert (project / "settings.py").read_text() == "X = 2\n"
+
+
+def test_a_file_made_on_the_copy_that_the_project_has_is_not_written(project: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    (project / "settings.py").write_text(SETTINGS)
+    monkeypatch.setattr("editblocks.ask.tool_loop._named_paths", lambda call: [])  # a path the loop missed
+    with scripted([Answer("", tool_calls=(CREATE_SETTINGS,)), Answer("Done.\n")]) as server:
+        result = run_ask(server.base_url, "--tools", input="y\n")
+    assert result.exit_code == 1, result.output
+    assert "the project already has it; nothing was written" in result.output
+    assert (project / "settings.py").read_text() == SETTINGS
+
+
+def test_tool_calls_with_git_commit_commit_deletes_and_moves(project: Path) -> None:
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    (project / "old.py").write_text("obsolete = True\n")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    subprocess.run([*git, "add", "app.py", "old.py"], cwd=project, check=True)
+    subprocess.run([*git, "commit", "-qm", "start"], cwd=project, check=True)
+    patch = "*** Begin Patch\n*** Delete File: app.py\n*** Update File: old.py\n*** Move to: new.py\n*** End Patch\n"
+    call = {"id": "call_1", "name": "apply_patch", "arguments": {"input": patch}}
+    with scripted([Answer("", tool_calls=(call,)), Answer("Done.\n")]) as server:
+        result = CliRunner(env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+                                "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}).invoke(
+            main, ["ask", "Tidy up", "app.py", "--model", "m", "--base-url", server.base_url,
+                   "--api-key-env", "TEST_KEY", "--tools", "--yes", "--git-commit"])
+    assert result.exit_code == 0, result.output
+    assert not (project / "app.py").exists() and (project / "new.py").read_text() == "obsolete = True\n"
+    log = subprocess.run(["git", "log", "-1", "--format=%s", "--name-status"], cwd=project, capture_output=True,
+                         text=True, check=True).stdout
+    assert "editblocks ask: Tidy up" in log and "app.py" in log and "new.py" in log
+    assert subprocess.run(["git", "status", "--porcelain"], cwd=project, capture_output=True, text=True,
+                          check=True).stdout == ""
+
+
 def test_a_v4a_patch_answer_is_applied_with_its_deletion(project: Path) -> None:
     (project / "old.py").write_text("obsolete = True\n")
     patch = ("*** Begin Patch\n*** Update File: app.py\n@@ def greet(name):\n-    return 'Hello ' + name\n"
@@ -334,6 +386,14 @@ def test_a_v4a_patch_answer_is_applied_with_its_deletion(project: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "*** Begin Patch" in server.requests[0]["body"]["messages"][0]["content"]
     assert "return f'Hello {name}!'" in (project / "app.py").read_text() and not (project / "old.py").exists()
+
+
+def test_a_v4a_rename_is_applied_not_a_traceback(project: Path) -> None:
+    patch = "*** Begin Patch\n*** Update File: app.py\n*** Move to: new.py\n*** End Patch\n"
+    with scripted([Answer("Renaming.\n\n" + patch)]) as server:
+        result = run_ask(server.base_url, "--format", "v4a", "--yes")
+    assert result.exit_code == 0, result.output
+    assert not (project / "app.py").exists() and (project / "new.py").read_text() == APP
 
 
 def test_the_editor_variant_of_the_prompt_is_sent_when_asked(project: Path) -> None:

@@ -132,3 +132,34 @@ def test_a_patch_answer_gets_its_verdicts_when_it_ends_deletion_included() -> No
     result = live_locator.round_result(dry_run=True)
     assert result.files_modified == ("a.py",) and result.files_deleted == ("b.py",)
     assert live.result() == parse(patch)
+
+
+@pytest.mark.parametrize("patch", [
+    "*** Begin Patch\n*** Update File: a.py\n*** Move to: new.py\n*** End Patch\n",
+    "diff --git a/a.py b/new.py\nsimilarity index 100%\nrename from a.py\nrename to new.py\n",
+])
+def test_a_move_is_located_against_its_target_and_leaves_the_text_there(patch: str) -> None:
+    live_locator = locator()
+    live = LiveAnswer(live_locator)
+    live.feed(patch)
+    verdicts = [e for e in live.close() if isinstance(e, BlockLocated)]
+    assert [(e.result.status, e.result.reason) for e in verdicts] == [(Status.APPLIED, "renamed a.py → new.py")]
+    assert live_locator.round_files()["new.py"][1] == FILES["a.py"]
+    assert live_locator.round_files()["a.py"][1] is None
+
+
+def test_a_move_onto_a_file_an_earlier_block_created_is_refused() -> None:
+    live_locator = locator()
+    live = LiveAnswer(live_locator)
+    live.feed("*** Begin Patch\n*** Add File: new.py\n+fresh = 1\n*** Update File: a.py\n*** Move to: new.py\n"
+              "*** End Patch\n")
+    verdicts = [e for e in live.close() if isinstance(e, BlockLocated)]
+    assert [e.result.status for e in verdicts] == [Status.APPLIED, Status.FAILED]
+    assert "new.py already exists" in verdicts[1].result.reason
+
+
+def test_the_planner_refuses_a_move_target_it_was_not_given_rather_than_raising() -> None:
+    parsed = parse("*** Begin Patch\n*** Update File: a.py\n*** Move to: elsewhere.py\n*** End Patch\n")
+    plan = plan_edits(parsed.blocks, {"a.py": Source("a.py", FILES["a.py"])})
+    assert [r.status for r in plan.results] == [Status.FAILED]
+    assert "elsewhere.py was not read" in plan.results[0].reason and plan.files == ()

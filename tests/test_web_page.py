@@ -244,3 +244,16 @@ def test_the_page_works_from_the_keyboard_and_keeps_the_focus_across_updates(pag
         page.keyboard.press("Space")
         expect(badge(page, 1, "applied")).to_be_visible()
     assert read_tree(project)["util.py"] == "def double(x):\n    return x * 2\n\n\ndef half(x):\n    return x // 2\n"
+
+
+def test_a_delete_and_a_move_are_applied_and_undone_from_the_page(page: Page, project: Path) -> None:
+    patch = "*** Begin Patch\n*** Delete File: app.py\n*** Update File: util.py\n*** Move to: halves.py\n*** End Patch\n"
+    with served(project, patch) as (_, server):
+        page.goto(server.url)
+        page.get_by_role("button", name="Apply", exact=True).click()
+        expect(page.get_by_text("applied: 2 files written")).to_be_visible()
+        assert not (project / "app.py").exists() and (project / "halves.py").read_text() == FILES["util.py"]
+        expect(page.get_by_role("button", name="Undo")).to_be_enabled()
+        page.get_by_role("button", name="Undo").click()
+        expect(page.get_by_role("button", name="Undo")).to_be_disabled()
+    assert read_tree(project) == FILES and not (project / "halves.py").exists()

@@ -241,7 +241,7 @@ def test_an_apply_made_elsewhere_is_shown_and_can_be_undone(project: Path) -> No
         session.feed(ANSWER[start:start + 50])
     assert session.view()["streaming"]
     session.close_answer()
-    session.record_apply(apply(parse(ANSWER), project))  # what the ask loop does after applying itself
+    session.record_apply(apply(parse(ANSWER), project))  # a program that applied by itself
     assert [b["status"] for b in session.view()["blocks"]] == ["applied", "applied", "applied", "failed"]
     assert session.undo()
     assert read_tree(project) == FILES
@@ -252,3 +252,30 @@ def test_the_apply_options_of_the_session_decide_like_apply_does(project: Path) 
     session.load(ANSWER)
     assert [b["status"] for b in session.view()["blocks"]] == ["skipped", "skipped", "skipped", "failed"]
     assert not session.view()["can_apply"]
+
+
+DELETE_AND_MOVE = ("*** Begin Patch\n*** Delete File: app.py\n*** Update File: util.py\n*** Move to: halves.py\n"
+                   "*** End Patch\n")
+
+
+def test_a_delete_and_a_move_count_as_written_and_can_be_undone(project: Path) -> None:
+    session = ReviewSession(project)
+    session.load(DELETE_AND_MOVE)
+    result = session.apply()
+    assert result is not None and result.written
+    assert sorted(path.name for path in project.iterdir() if path.is_file()) == ["halves.py"]
+    view = session.view()
+    assert view["applied"] and view["message"] == "applied: 2 files written"
+    assert session.undo()
+    assert read_tree(project) == FILES
+
+
+def test_a_delete_and_a_move_applied_elsewhere_can_be_undone_on_the_page(project: Path) -> None:
+    from editblocks import apply, parse
+
+    session = ReviewSession(project)
+    session.load(DELETE_AND_MOVE)
+    session.record_apply(apply(parse(DELETE_AND_MOVE), project))
+    assert session.view()["applied"]
+    assert session.undo()
+    assert read_tree(project) == FILES

@@ -142,7 +142,9 @@ def plan_edits(
     abort = False
 
     def state_of(path: str) -> _FileState:
-        source = sources[path]
+        # a block may name a second file (a move's target) the caller did not read: refuse it, never raise
+        source = sources.get(path) or Source(path, None, refusal=f"{path} was not read for this plan",
+                                             refusal_code="unreadable")
         state = states.get(source.key)
         if state is None:
             buffer = TextBuffer(Document.from_text(source.text)) if source.text is not None else None
@@ -150,8 +152,8 @@ def plan_edits(
         return state
 
     for block in blocks:
-        source = sources[block.path]
         state = state_of(block.path)
+        source = sources.get(block.path, state.source)
         result = _plan_block(block, state, options, existing, state_of)
         if not source.refusal:
             result = replace(result, file=source.key)

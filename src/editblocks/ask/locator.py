@@ -66,8 +66,11 @@ class LiveLocator:
             result = EditResult(block, Status.SKIPPED, f"skipped: an earlier block for {key} failed",
                                 Reason.SKIPPED_AFTER_FAILURE, file=key)
             return Located(block, result, key)
-        source = replace(state.source, text=state.text)
-        plan = plan_edits([block], {block.path: source}, self._options)
+        sources = {block.path: replace(state.source, text=state.text)}
+        if block.move_to is not None:  # the planner meets the target as the blocks before left it
+            target = self._file(block.move_to)
+            sources[block.move_to] = replace(target.source, text=target.text)
+        plan = plan_edits([block], sources, self._options)
         changes = tuple((file.key, None if file.deleted else file.text) for file in plan.files)
         changes += tuple((file.moved_from, None) for file in plan.files if file.moved_from is not None)
         return Located(block, plan.results[0], key, changes)

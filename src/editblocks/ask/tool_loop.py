@@ -4,11 +4,13 @@ Each turn streams the model's prose and its tool calls (whose arguments
 arrive in pieces and are joined by index); every call is run and its reply
 goes back as a `tool` message. With `--yes` the calls edit the project
 directly, each one journaled like any apply. Otherwise they run on a scratch
-copy of the given files; at the end the diffs are shown and, after a yes,
-the resulting texts are written in one journaled commit, checked against the
-files as they were read (a file changed meanwhile stops the write). A dry run
-stops after the diffs. A file the model deletes in the scratch copy is named,
-not deleted.
+copy of the given files, to which any other project file a call names is
+copied before the call runs (so `create` sees that it exists); at the end the
+diffs are shown and, after a yes, the resulting texts are written in one
+journaled commit, checked against the files as they were read (a file changed
+meanwhile stops the write, and so does a file the copy did not hold that the
+project has). A dry run stops after the diffs. A file the model deletes in the
+scratch copy is named, not deleted.
 """
 
 from __future__ import annotations
@@ -25,13 +27,16 @@ from editblocks.ask.client import Endpoint, EndpointError, StreamDropped, ToolCa
 from editblocks.ask.display import View
 from editblocks.ask.messages import Message, tool_conversation
 from editblocks.ask.session import AskOptions, AskOutcome, Confirm, Round, prompt_files
-from editblocks.model import ApplyResult, FileDiff, counted
+from editblocks.frontends.tools import APPLY_PATCH
+from editblocks.model import ApplyResult, FileDiff, Format, counted
+from editblocks.parsing.stream import parse
 from editblocks.report.diffs import unified_diff
 from editblocks.workspace import FileSnapshot, PlannedWrite, Workspace
 from editblocks.workspace.apply import LOCK_WAIT_SECONDS
 from editblocks.workspace.project_files import walk_files
 
 MAX_TURNS = 25  # a model that keeps calling tools is stopped here
+FORMATS = {fmt.value for fmt in Format}
 
 
 @dataclass
@@ -68,13 +73,17 @@ def ask_with_tools(options: AskOptions, endpoint: Endpoint, view: View, confirm:
                 {"id": call.call_id, "type": "function",
                  "function": {"name": call.name, "arguments": "".join(call.arguments)}} for call in calls]})
             for call in calls:
+                if scratch is not None:
+                    _fetch(workspace, _named_paths(call), scratch, snapshots)
                 reply = handler.call(call.name, "".join(call.arguments))
                 current.tool_calls.append({"name": call.name, "input": "".join(call.arguments), "ok": reply.ok,
                                            "reply": reply.text})
                 mark = "✓" if reply.ok else "✗"
                 view.note(f"{mark} {call.name} {_summary(call)}: {reply.text.splitlines()[0] if reply.text else ''}")
                 if direct and reply.result is not None and reply.result.written:
-                    for path in reply.result.files_modified + reply.result.files_created:
+                    done = reply.result
+                    for path in (done.files_modified + done.files_created + done.files_deleted
+                                 + tuple(path for move in done.files_renamed for path in move)):
                         if path not in outcome.written:
                             outcome.written.append(path)
                 messages.append({"role": "tool", "tool_call_id": call.call_id, "content": reply.text})
@@ -118,16 +127,44 @@ def _stream_turn(endpoint: Endpoint, client: Any, messages: list[Message], tools
 
 def _copy(workspace: Workspace, paths: Sequence[str], scratch: Path) -> dict[str, FileSnapshot]:
     """Copy the given files into the scratch folder; their snapshots, to commit against later."""
-    snapshots = {}
+    snapshots: dict[str, FileSnapshot] = {}  # prompt_files refused every path that is not a file
+    _fetch(workspace, paths, scratch, snapshots)
+    return snapshots
+
+
+def _fetch(workspace: Workspace, paths: Sequence[str], scratch: Path, snapshots: dict[str, FileSnapshot]) -> None:
+    """Copy each project file not yet in the scratch folder (or record its absence), before a call uses it."""
     for path in paths:
         read = workspace.read(path)
-        assert isinstance(read, FileSnapshot)  # prompt_files refused every other case
+        if not isinstance(read, FileSnapshot) or read.rel in snapshots:
+            continue
+        target = scratch / read.rel
+        if target.exists():  # the model made it before any call named it: `_settle_scratch` weighs it
+            continue
         snapshots[read.rel] = read
         if read.text is not None:
-            target = scratch / read.rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes((workspace.root / read.rel).read_bytes())
-    return snapshots
+
+
+def _named_paths(call: _Call) -> list[str]:
+    """The files a tool call names: its `path`, and every file of the patch or edits it carries."""
+    try:
+        args = json.loads("".join(call.arguments))
+    except ValueError:
+        return []
+    if not isinstance(args, dict):
+        return []
+    operation = args.get("operation")
+    paths = [value for value in (args.get("path"), operation.get("path") if isinstance(operation, dict) else None)
+             if isinstance(value, str)]
+    requested = args.get("format")
+    fmt = Format.V4A if call.name == APPLY_PATCH else Format(requested) if requested in FORMATS else Format.AUTO
+    for key in ("input", "patch", "edits"):
+        if isinstance(args.get(key), str):
+            blocks = parse(args[key], format=fmt).blocks
+            paths += [path for block in blocks for path in (block.path, block.move_to) if path is not None]
+    return paths
 
 
 def _settle_scratch(options: AskOptions, workspace: Workspace, scratch: Path, snapshots: dict[str, FileSnapshot],
@@ -136,10 +173,14 @@ def _settle_scratch(options: AskOptions, workspace: Workspace, scratch: Path, sn
     scratch_space = Workspace(scratch)
     writes: list[PlannedWrite] = []
     diffs: list[FileDiff] = []
+    clashes: list[str] = []
     for rel in sorted(set(walk_files(scratch)) | set(snapshots)):
         after = scratch_space.read(rel)
         before = snapshots.get(rel) or workspace.read(rel)
         if not isinstance(before, FileSnapshot) or not isinstance(after, FileSnapshot):
+            continue
+        if rel not in snapshots and before.text is not None:  # made in the copy, yet the project has it
+            clashes.append(rel)
             continue
         if after.text is None and before.text is not None:
             outcome.notes.append(f"the model deleted {rel} in the scratch copy; editblocks does not delete it here")
@@ -153,6 +194,12 @@ def _settle_scratch(options: AskOptions, workspace: Workspace, scratch: Path, sn
                          (), tuple(diffs), False, dry_run=options.dry_run)
     if outcome.rounds:
         outcome.rounds[-1].result = result
+    if clashes:
+        outcome.stopped = ("not-written", f"not written: the tool calls created {', '.join(clashes)} in the scratch "
+                                          "copy, but the project already has it; nothing was written")
+        outcome.settled = False
+        view.note(outcome.stopped[1])
+        return
     if not writes:
         outcome.notes.append("the tool calls changed no file")
         return

@@ -158,7 +158,7 @@ class ReviewSession:
                 self._changed()
                 return None
             self._page_apply = (self._answers, result)
-            written = len(result.files_modified) + len(result.files_created) if result.written else 0
+            written = _files_written(result)
             if written:
                 self._applied = _Run(indexes, result)  # Undo now undoes this run
                 self._message = f"applied: {written} file{'s' if written != 1 else ''} written"
@@ -169,13 +169,14 @@ class ReviewSession:
         return result
 
     def record_apply(self, result: ApplyResult) -> None:
-        """Show an apply made elsewhere (by the `ask` loop) on this answer's blocks, matched by value."""
+        """Show an apply made elsewhere (a program that writes through `editblocks.apply` itself) on this answer's
+        blocks, matched by value, so the page's badges and Undo cover it."""
         with self._lock:
             blocks = self._answer.blocks()
             indexes = tuple(blocks.index(r.block) if r.block in blocks else -1 for r in result.results)
             if -1 in indexes:
                 return
-            if result.written and (result.files_modified or result.files_created):
+            if _files_written(result):
                 self._applied = _Run(indexes, result)
             else:  # nothing was journaled: Undo must not undo an earlier run
                 self._preview = _Run(indexes, result)
@@ -290,3 +291,10 @@ class ReviewSession:
             self._version += 1
         self.wake()
 
+
+def _files_written(result: ApplyResult) -> int:
+    """How many files the apply changed on disk: a delete or a rename is a write that Undo can take back."""
+    if not result.written:
+        return 0
+    return (len(result.files_modified) + len(result.files_created) + len(result.files_deleted)
+            + len(result.files_renamed))
