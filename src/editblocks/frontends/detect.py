@@ -56,6 +56,9 @@ def _shell_outside(text: str, spans: list[tuple[int, int]], known_files: Collect
     text = text.replace("\r\n", "\n")
     pieces, previous = [], 0
     for start, end in spans:
+        # Clamped so a span that is empty or overlaps the one before it can never repeat prose.
+        start = max(start, previous)
+        end = max(end, start)
         pieces += [text[previous:start], "\n" * text.count("\n", start, end)]
         previous = end
     pieces.append(text[previous:])
