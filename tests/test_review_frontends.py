@@ -5,12 +5,17 @@ from __future__ import annotations
 import functools
 import gc
 import tracemalloc
+from pathlib import Path
 
+import pytest
+from helpers_apply import make_tree
 from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth, slow
 
-from editblocks import parse
+from editblocks import Reason, Status, parse
 from editblocks.frontends.unified import read_unified
+from editblocks.locate.elision import is_lazy_comment
 from editblocks.model import Format
+from editblocks.workspace.apply import apply
 
 HEADERLESS = "diff --git a/x b/x\n"
 
@@ -46,3 +51,45 @@ def test_a_flood_of_headerless_git_lines_takes_bounded_memory() -> None:
         tracemalloc.stop()
     assert not result.blocks
     assert peak < 50 * len(text), f"peak memory {peak / len(text):.1f}x the answer"
+
+
+# --- 2. whole-file answers that leave code out in words, or send nothing ---------------------------------------------
+
+LONG_JS = "".join(f"function f{n}() {{ return {n}; }}\n" for n in range(150))
+
+
+@pytest.mark.parametrize("comment", [
+    "// existing code here", "// existing code", "// rest of the file unchanged", "# keep existing code",
+    "# (rest of the file as before)", "/* rest of the implementation remains the same */",
+])
+def test_a_whole_file_that_names_the_code_it_leaves_out_is_refused(tmp_path: Path, comment: str) -> None:
+    make_tree(tmp_path, {"a.js": LONG_JS})
+    result = apply(parse(f"a.js\n```\nfunction g() {{}}\n{comment}\n```\n", "whole"), tmp_path)
+    assert result.results[0].status is Status.FAILED
+    assert result.results[0].code is Reason.REFUSED
+    assert "stands for code it leaves out" in result.results[0].reason
+    assert (tmp_path / "a.js").read_text() == LONG_JS
+
+
+def test_a_lazy_looking_comment_the_file_already_has_is_kept(tmp_path: Path) -> None:
+    make_tree(tmp_path, {"a.py": "# keep existing code\nx = 1\n"})
+    result = apply(parse("a.py\n```\n# keep existing code\nx = 2\n```\n", "whole"), tmp_path)
+    assert result.results[0].status is Status.APPLIED
+    assert (tmp_path / "a.py").read_text() == "# keep existing code\nx = 2\n"
+
+
+@pytest.mark.parametrize("line", [
+    "# Return the rest of the lines", "# use the existing connection", "# remaining items",
+    "# Fall back to the existing code path when the cache is cold", "x = existing_code + rest_of_file",
+])
+def test_ordinary_comments_and_code_are_not_taken_for_left_out_code(line: str) -> None:
+    assert not is_lazy_comment(line)
+
+
+def test_an_empty_whole_file_never_empties_a_file(tmp_path: Path) -> None:
+    make_tree(tmp_path, {"a.py": "x = 1\n", "empty.py": ""})
+    result = apply(parse("a.py\n```\n```\n\nnew.py\n```\n```\n\nempty.py\n```\n```\n", "whole"), tmp_path)
+    statuses = [(r.block.path, r.status) for r in result.results]
+    assert statuses == [("a.py", Status.FAILED), ("new.py", Status.APPLIED), ("empty.py", Status.SKIPPED)]
+    assert "is empty" in result.results[0].reason and "delete the file" in result.results[0].reason
+    assert (tmp_path / "a.py").read_text() == "x = 1\n"

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from editblocks.document import Document, TextBuffer
-from editblocks.locate.elision import is_elision_line
+from editblocks.locate.elision import is_elision_line, is_lazy_comment
 from editblocks.locate.ladder import locate
 from editblocks.locate.types import Ambiguous, Found, NotFound, Rung
 from editblocks.model import BlockKind, EditBlock, EditResult, Format, Reason, Status
@@ -121,9 +121,14 @@ def _whole(block: EditBlock, state: _FileState) -> EditResult:
     if current == new_lines:
         return EditResult(block, Status.SKIPPED, f"already applied: {state.source.key} already has exactly this "
                                                  "content", Reason.ALREADY_APPLIED, 1, len(new_lines), "whole", 1.0)
+    if not new_lines and any(line.strip() for line in current):
+        return EditResult(
+            block, Status.FAILED,
+            f"refused: the new content of {state.source.key} is empty, and replacing the file would delete all of "
+            "it; send the complete file, or delete the file if that is meant", Reason.REFUSED)
     own = {line.strip() for line in current}
     elided = next((number for number, line in enumerate(new_lines, 1)
-                   if is_elision_line(line) and line.strip() not in own), None)
+                   if (is_elision_line(line) or is_lazy_comment(line)) and line.strip() not in own), None)
     if elided is not None:
         return EditResult(
             block, Status.FAILED,
