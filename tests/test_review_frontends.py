@@ -93,3 +93,55 @@ def test_an_empty_whole_file_never_empties_a_file(tmp_path: Path) -> None:
     assert statuses == [("a.py", Status.FAILED), ("new.py", Status.APPLIED), ("empty.py", Status.SKIPPED)]
     assert "is empty" in result.results[0].reason and "delete the file" in result.results[0].reason
     assert (tmp_path / "a.py").read_text() == "x = 1\n"
+
+
+# --- 3. deleting or moving by a symlink's name --------------------------------------------------------------------
+
+def v4a(*sections: str) -> str:
+    return "*** Begin Patch\n" + "".join(sections) + "*** End Patch\n"
+
+
+def linked_tree(root: Path) -> None:
+    make_tree(root, {"real.py": "x = 1\n", "other.py": "y = 1\n", "sub/in.py": "z = 1\n"})
+    (root / "link.py").symlink_to("real.py")
+    (root / "dirlink").symlink_to("sub")
+
+
+def disk(root: Path) -> dict[str, str]:
+    return {path.name: (f"-> {path.readlink()}" if path.is_symlink() else path.read_text())
+            for path in sorted(root.iterdir()) if path.name != ".editblocks" and not path.is_dir()}
+
+
+@pytest.mark.parametrize("answer", [
+    v4a("*** Delete File: link.py\n"),
+    v4a("*** Update File: link.py\n*** Move to: moved.py\n"),
+    "diff --git a/link.py b/moved.py\nsimilarity index 100%\nrename from link.py\nrename to moved.py\n",
+    "--- a/link.py\n+++ /dev/null\n@@ -1 +0,0 @@\n-x = 1\n",
+    v4a("*** Delete File: dirlink/in.py\n"),
+], ids=["v4a-delete", "v4a-move", "git-rename", "udiff-delete", "through-a-folder-link"])
+def test_a_file_is_never_deleted_or_moved_by_a_symlinks_name(tmp_path: Path, answer: str) -> None:
+    linked_tree(tmp_path)
+    before = disk(tmp_path)
+    result = apply(parse(answer), tmp_path)
+    refused = [r for r in result.results if r.block.kind.value in ("delete", "move")]
+    assert refused and all(r.status is Status.FAILED and r.code is Reason.REFUSED for r in refused)
+    assert "symlink" in refused[0].reason
+    assert disk(tmp_path) == before and (tmp_path / "sub/in.py").read_text() == "z = 1\n"
+
+
+def test_a_file_is_never_moved_onto_a_symlinks_name(tmp_path: Path) -> None:
+    linked_tree(tmp_path)
+    (tmp_path / "dangling.py").symlink_to("nowhere.py")
+    before = disk(tmp_path)
+    result = apply(parse(v4a("*** Update File: other.py\n*** Move to: dirlink/new.py\n")), tmp_path)
+    assert [(r.status, r.code) for r in result.results] == [(Status.FAILED, Reason.REFUSED)]
+    assert disk(tmp_path) == before and not (tmp_path / "sub/new.py").exists()
+
+
+def test_by_their_own_names_files_are_still_deleted_moved_and_edited_through_links(tmp_path: Path) -> None:
+    linked_tree(tmp_path)
+    answer = v4a("*** Update File: link.py\n@@\n-x = 1\n+x = 2\n", "*** Delete File: other.py\n",
+                 "*** Update File: sub/in.py\n*** Move to: moved.py\n")
+    result = apply(parse(answer), tmp_path)
+    assert [r.status for r in result.results] == [Status.APPLIED] * 3
+    assert disk(tmp_path) == {"link.py": "-> real.py", "moved.py": "z = 1\n", "real.py": "x = 2\n"}

@@ -53,6 +53,14 @@ def _add(block: EditBlock, state: _FileState) -> EditResult:
     return replace(result, reason=f"cannot add {key}: it already exists and is not empty; {how}")
 
 
+def _by_link(block: EditBlock, state: _FileState, doing: str) -> EditResult:
+    """Deleting or moving a symlink by its name would act on its target; editblocks does not change links."""
+    return EditResult(block, Status.FAILED,
+                      f"refused: cannot {doing} {block.path}: it is a symlink to {state.source.key} (or leads through "
+                      f"one), and this would {doing} {state.source.key} instead; nothing was changed; {doing} "
+                      f"{state.source.key} by its own name if that is meant", Reason.REFUSED)
+
+
 def _missing(block: EditBlock, state: _FileState, doing: str) -> EditResult:
     gone = " (an earlier block of this answer removed it)" if state.removed else ""
     return EditResult(block, Status.FAILED, f"cannot {doing} {state.source.key}: no such file{gone}",
@@ -63,6 +71,8 @@ def _delete(block: EditBlock, state: _FileState) -> EditResult:
     buffer = state.buffer
     if buffer is None:
         return _missing(block, state, "delete")
+    if block.path in state.source.links:
+        return _by_link(block, state, "delete")
     if block.old:
         expected = _lines(block.old)
         actual = [line.rstrip() for line in buffer.lines]
@@ -85,7 +95,13 @@ def _move(block: EditBlock, state: _FileState, state_of: Callable[[str], _FileSt
     assert block.move_to is not None
     if state.buffer is None:
         return _missing(block, state, "move")
+    if block.path in state.source.links:
+        return _by_link(block, state, "move")
     target = state_of(block.move_to)
+    if block.move_to in target.source.links:
+        return EditResult(block, Status.FAILED, f"refused: cannot move {state.source.key} to {block.move_to}: that "
+                                                f"path leads through a symlink (to {target.source.key}); nothing was "
+                                                "moved", Reason.REFUSED)
     if target.source.refusal:
         return EditResult(block, Status.FAILED, f"cannot move {state.source.key} to {block.move_to}: "
                                                 f"{target.source.refusal}", Reason.REFUSED,

@@ -71,6 +71,7 @@ class Source:
     refusal: str = ""
     refusal_code: str = ""  # the stable code of the refusal (`paths.RefusalCode`), for scripts
     bom: bool = False  # the file starts with a byte-order mark (kept by the workspace, not part of `text`)
+    links: frozenset[str] = frozenset()  # spellings that reach the file through a symlink: not to delete or move by
 
 
 @dataclass(frozen=True)
