@@ -145,3 +145,44 @@ def test_by_their_own_names_files_are_still_deleted_moved_and_edited_through_lin
     result = apply(parse(answer), tmp_path)
     assert [r.status for r in result.results] == [Status.APPLIED] * 3
     assert disk(tmp_path) == {"link.py": "-> real.py", "moved.py": "z = 1\n", "real.py": "x = 2\n"}
+
+
+# --- 4. an Update File + Move to section is one operation ---------------------------------------------------------
+
+def moving(move_to: str, old: str = "x = 1") -> str:
+    return v4a(f"*** Update File: a.py\n*** Move to: {move_to}\n@@\n-{old}\n+x = 2\n")
+
+
+@pytest.mark.parametrize("policy", [None, "skip-file"])
+def test_a_section_whose_hunk_fails_does_not_move_its_file(tmp_path: Path, policy: str | None) -> None:
+    make_tree(tmp_path, {"a.py": "x = 1\n"})
+    result = apply(parse(moving("b.py", old="nope")), tmp_path, policy=policy)
+    assert [r.status for r in result.results] == [Status.FAILED, Status.SKIPPED]
+    assert disk(tmp_path) == {"a.py": "x = 1\n"}
+
+
+@pytest.mark.parametrize("policy", [None, "skip-file"])
+@pytest.mark.parametrize("move_to", ["exists.py", "../outside.py", ".git/x.py"])
+def test_a_section_whose_move_is_refused_applies_none_of_its_hunks(tmp_path: Path, move_to: str,
+                                                                  policy: str | None) -> None:
+    make_tree(tmp_path, {"a.py": "x = 1\n", "exists.py": "e\n"})
+    result = apply(parse(moving(move_to)), tmp_path, policy=policy)
+    assert result.results[0].status is Status.FAILED and "not applied" in result.results[0].reason
+    assert result.results[1].status is not Status.APPLIED
+    assert disk(tmp_path) == {"a.py": "x = 1\n", "exists.py": "e\n"}
+    assert not (tmp_path.parent / "outside.py").exists()
+
+
+def test_a_section_that_moves_a_symlink_applies_none_of_its_hunks(tmp_path: Path) -> None:
+    linked_tree(tmp_path)
+    before = disk(tmp_path)
+    result = apply(parse(v4a("*** Update File: link.py\n*** Move to: moved.py\n@@\n-x = 1\n+x = 2\n")), tmp_path)
+    assert [r.status for r in result.results] == [Status.FAILED, Status.FAILED]
+    assert disk(tmp_path) == before
+
+
+def test_a_section_that_moves_and_edits_still_does_both(tmp_path: Path) -> None:
+    make_tree(tmp_path, {"a.py": "x = 1\n"})
+    result = apply(parse(moving("b.py")), tmp_path)
+    assert [r.status for r in result.results] == [Status.APPLIED, Status.APPLIED]
+    assert disk(tmp_path) == {"b.py": "x = 2\n"}

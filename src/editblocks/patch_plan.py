@@ -91,10 +91,46 @@ def _delete(block: EditBlock, state: _FileState) -> EditResult:
                       similarity=1.0)
 
 
-def _move(block: EditBlock, state: _FileState, state_of: Callable[[str], _FileState]) -> EditResult:
+def moving_sections(blocks: Sequence[EditBlock]) -> dict[int, int]:
+    """The hunks that belong to a move (a V4A `Update File` + `Move to` section, a git rename with hunks): the index
+    of each such hunk block mapped to its move block's.
+
+    A front-end emits a section's hunks right before its move, each after the section's own first line.
+    """
+    owner: dict[int, int] = {}
+    for index, move in enumerate(blocks):
+        if move.kind is not BlockKind.MOVE:
+            continue
+        hunk = index - 1
+        while hunk >= 0 and blocks[hunk].kind is BlockKind.EDIT and blocks[hunk].path == move.path \
+                and blocks[hunk].format is move.format and blocks[hunk].line > move.line:
+            owner[hunk] = index
+            hunk -= 1
+    return owner
+
+
+def section_result(blocks: Sequence[EditBlock], index: int, sections: dict[int, int], failed: dict[int, int],
+                   state: _FileState, state_of: Callable[[str], _FileState]) -> EditResult | None:
+    """A section that edits and moves a file is one operation: its hunks fail when its move would be refused, and
+    its move is not made when one of its hunks failed. None when the block is planned as usual."""
+    block = blocks[index]
+    if index in sections and not state.source.refusal and state.buffer is not None:
+        refused = move_refusal(blocks[sections[index]], state, state_of)
+        if refused is not None:
+            return EditResult(block, Status.FAILED, f"not applied: this hunk's section also moves the file, and "
+                                                    f"{refused.reason}", refused.code, refusal=refused.refusal)
+    if block.kind is BlockKind.MOVE and index in failed and state.buffer is not None \
+            and move_refusal(block, state, state_of) is None:
+        return EditResult(block, Status.SKIPPED, f"not moved: the hunk at line {failed[index]} of the same section "
+                                                 f"failed, so {state.source.key} stays where it is",
+                          Reason.SKIPPED_AFTER_FAILURE)
+    return None
+
+
+def move_refusal(block: EditBlock, state: _FileState, state_of: Callable[[str], _FileState]) -> EditResult | None:
+    """Why the move ``block`` cannot be made from where its file is now, if it cannot: checked before the hunks of
+    its section too, so that a section never edits a file it then fails to move."""
     assert block.move_to is not None
-    if state.buffer is None:
-        return _missing(block, state, "move")
     if block.path in state.source.links:
         return _by_link(block, state, "move")
     target = state_of(block.move_to)
@@ -106,13 +142,24 @@ def _move(block: EditBlock, state: _FileState, state_of: Callable[[str], _FileSt
         return EditResult(block, Status.FAILED, f"cannot move {state.source.key} to {block.move_to}: "
                                                 f"{target.source.refusal}", Reason.REFUSED,
                           refusal=target.source.refusal_code)
-    if target is state:
-        return EditResult(block, Status.SKIPPED, f"no change: {state.source.key} is moved onto itself",
-                          Reason.NO_OP)
-    if target.buffer is not None:
+    if target is not state and target.buffer is not None:
         return EditResult(block, Status.FAILED, f"cannot move {state.source.key} to {target.source.key}: "
                                                 f"{target.source.key} already exists; nothing was moved",
                           Reason.FILE_EXISTS)
+    return None
+
+
+def _move(block: EditBlock, state: _FileState, state_of: Callable[[str], _FileState]) -> EditResult:
+    assert block.move_to is not None
+    if state.buffer is None:
+        return _missing(block, state, "move")
+    refused = move_refusal(block, state, state_of)
+    if refused is not None:
+        return refused
+    target = state_of(block.move_to)
+    if target is state:
+        return EditResult(block, Status.SKIPPED, f"no change: {state.source.key} is moved onto itself",
+                          Reason.NO_OP)
     target.buffer, state.buffer = state.buffer, None
     target.moved_from = state.moved_from or state.source.key
     target.removed = False

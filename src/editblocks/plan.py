@@ -150,12 +150,19 @@ def plan_edits(
             state = states[source.key] = _FileState(source, buffer)
         return state
 
-    for block in blocks:
+    from editblocks.patch_plan import moving_sections, section_result
+
+    sections = moving_sections(blocks)
+    failed_sections: dict[int, int] = {}  # move block index -> line of its section's first failed hunk
+    for index, block in enumerate(blocks):
         source = sources[block.path]
         state = state_of(block.path)
-        result = _plan_block(block, state, options, existing, state_of)
+        result = section_result(blocks, index, sections, failed_sections, state, state_of) \
+            or _plan_block(block, state, options, existing, state_of)
         if not source.refusal:
             result = replace(result, file=source.key)
+        if result.status is Status.FAILED and index in sections:
+            failed_sections.setdefault(sections[index], block.line)
         if result.status is Status.FAILED:
             policy = options.policy or default_policy(block.format)
             abort = abort or policy is Policy.ABORT
