@@ -8,7 +8,6 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-from helpers_apply import make_tree
 from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth, slow
 
 from editblocks import Reason, Status, parse
@@ -16,6 +15,8 @@ from editblocks.frontends.unified import read_unified
 from editblocks.locate.elision import is_lazy_comment
 from editblocks.model import Format
 from editblocks.workspace.apply import apply
+
+from helpers_apply import make_tree
 
 HEADERLESS = "diff --git a/x b/x\n"
 

@@ -68,7 +68,7 @@ class Workspace:
         return self._reader.resolve(path)
 
     def through_link(self, path: str, canonical: str) -> bool:
-        """Whether ``path``, resolved to ``canonical``, reaches its file through a symlink (not to delete or move by)."""
+        """Whether ``path``, resolved to ``canonical``, reaches its file through a symlink (not to move by)."""
         return self._reader.through_link(path, canonical)
 
     def read(self, path: str) -> FileSnapshot | Refusal:
