@@ -14,6 +14,7 @@ from editblocks import Reason, Status, parse
 from editblocks.frontends.unified import read_unified
 from editblocks.locate.elision import is_lazy_comment
 from editblocks.model import Format
+from editblocks.tools import ToolHandler
 from editblocks.workspace.apply import apply
 
 from helpers_apply import make_tree
@@ -187,3 +188,27 @@ def test_a_section_that_moves_and_edits_still_does_both(tmp_path: Path) -> None:
     result = apply(parse(moving("b.py")), tmp_path)
     assert [r.status for r in result.results] == [Status.APPLIED, Status.APPLIED]
     assert disk(tmp_path) == {"b.py": "x = 2\n"}
+
+
+# --- 5. a Responses `apply_patch` operation changes only its own file ---------------------------------------------
+
+@pytest.mark.parametrize(("kind", "diff"), [
+    ("update_file", "@@\n-x = 1\n+x = 2\n*** Delete File: b.py\n"),
+    ("update_file", "@@\n-x = 1\n+x = 2\n*** End Patch\n*** Begin Patch\n*** Add File: c.py\n+c\n"),
+    ("update_file", "*** Update File: b.py\n@@\n-y = 1\n+y = 2\n"),
+    ("create_file", "+new\n*** Delete File: b.py\n"),
+])
+def test_an_operation_whose_diff_opens_another_files_section_is_refused(tmp_path: Path, kind: str,
+                                                                        diff: str) -> None:
+    make_tree(tmp_path, {"a.py": "x = 1\n", "b.py": "y = 1\n"})
+    path = "a.py" if kind == "update_file" else "n.py"
+    reply = ToolHandler(tmp_path).call("apply_patch", {"type": kind, "path": path, "diff": diff})
+    assert not reply.ok and "one operation per file" in reply.text
+    assert disk(tmp_path) == {"a.py": "x = 1\n", "b.py": "y = 1\n"}
+
+
+def test_an_operation_may_pin_its_hunk_to_the_end_of_its_file(tmp_path: Path) -> None:
+    make_tree(tmp_path, {"a.py": "x = 1\n"})
+    reply = ToolHandler(tmp_path).call("apply_patch", {"type": "update_file", "path": "a.py",
+                                                       "diff": "@@\n-x = 1\n+x = 2\n*** End of File\n"})
+    assert reply.ok and (tmp_path / "a.py").read_text() == "x = 2\n"
