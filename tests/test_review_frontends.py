@@ -212,3 +212,21 @@ def test_an_operation_may_pin_its_hunk_to_the_end_of_its_file(tmp_path: Path) ->
     reply = ToolHandler(tmp_path).call("apply_patch", {"type": "update_file", "path": "a.py",
                                                        "diff": "@@\n-x = 1\n+x = 2\n*** End of File\n"})
     assert reply.ok and (tmp_path / "a.py").read_text() == "x = 2\n"
+
+
+# --- 7. str_replace at the end of a file honours the line break it adds or takes away ----------------------------
+
+@pytest.mark.parametrize(("before", "old", "new", "after"), [
+    ("one\ntwo\nthree", "three", "three\n", "one\ntwo\nthree\n"),
+    ("one\r\ntwo\r\nthree", "three", "three\nfour\n", "one\r\ntwo\r\nthree\r\nfour\r\n"),
+    ("one\ntwo\nthree\n", "three\n", "three", "one\ntwo\nthree"),
+    ("one\ntwo\nthree", "two", "2", "one\n2\nthree"),
+    ("one\ntwo\nthree\n", "three", "3", "one\ntwo\n3\n"),
+])
+def test_str_replace_at_the_end_of_a_file_keeps_the_text_it_was_given(tmp_path: Path, before: str, old: str,
+                                                                      new: str, after: str) -> None:
+    (tmp_path / "a.txt").write_bytes(before.encode())
+    reply = ToolHandler(tmp_path).call("str_replace_based_edit_tool",
+                                       {"command": "str_replace", "path": "a.txt", "old_str": old, "new_str": new})
+    assert reply.ok
+    assert (tmp_path / "a.txt").read_bytes() == after.encode()
