@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import socket
-from typing import Annotated, Any
+from typing import Annotated, Any, Final, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -27,7 +27,7 @@ from editblocks.workspace.tool_handler import ToolHandler
 
 SERVER_NAME = "editblocks"
 FORMATS_URI = "editblocks://formats"
-LOG_LEVEL = "WARNING"  # the SDK's INFO lines (one per request) would bury editblocks' own messages on stderr
+LOG_LEVEL: Final[Literal["WARNING"]] = "WARNING"  # the SDK's INFO lines (one per request) would bury editblocks' own messages on stderr
 
 
 def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False) -> MCPServer:
