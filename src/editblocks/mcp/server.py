@@ -27,7 +27,8 @@ from editblocks.workspace.tool_handler import ToolHandler
 
 SERVER_NAME = "editblocks"
 FORMATS_URI = "editblocks://formats"
-LOG_LEVEL: Final[Literal["WARNING"]] = "WARNING"  # the SDK's INFO lines (one per request) would bury editblocks' own messages on stderr
+LOG_LEVEL: Final[Literal["WARNING"]] = "WARNING"
+"""The SDK's INFO lines (one per request) would bury editblocks' own messages on stderr."""
 
 
 def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False) -> MCPServer:
