@@ -128,6 +128,12 @@ class TextBuffer:
                     endings[position] = preferred
             endings[last] = ""
 
+    def end_with_newline(self, wanted: bool) -> None:
+        """Give the file a final newline or take it away: only for an edit whose text says so at the end."""
+        if self.lines:
+            self.endings[-1] = (self.endings[-1] or self.preferred) if wanted else ""
+            self.final_newline = wanted
+
     def document(self) -> Document:
         return Document(tuple(self.lines), tuple(self.endings))
 

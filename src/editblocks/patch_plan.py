@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from editblocks.document import Document, TextBuffer
-from editblocks.locate.elision import is_elision_line
+from editblocks.locate.elision import is_elision_line, is_lazy_comment
 from editblocks.locate.ladder import locate
 from editblocks.locate.types import Ambiguous, Found, NotFound, Rung
 from editblocks.model import BlockKind, EditBlock, EditResult, Format, Reason, Status
@@ -53,6 +53,14 @@ def _add(block: EditBlock, state: _FileState) -> EditResult:
     return replace(result, reason=f"cannot add {key}: it already exists and is not empty; {how}")
 
 
+def _by_link(block: EditBlock, state: _FileState, doing: str) -> EditResult:
+    """Deleting or moving a symlink by its name would act on its target; editblocks does not change links."""
+    return EditResult(block, Status.FAILED,
+                      f"refused: cannot {doing} {block.path}: it is a symlink to {state.source.key} (or leads through "
+                      f"one), and this would {doing} {state.source.key} instead; nothing was changed; {doing} "
+                      f"{state.source.key} by its own name if that is meant", Reason.REFUSED)
+
+
 def _missing(block: EditBlock, state: _FileState, doing: str) -> EditResult:
     gone = " (an earlier block of this answer removed it)" if state.removed else ""
     return EditResult(block, Status.FAILED, f"cannot {doing} {state.source.key}: no such file{gone}",
@@ -63,6 +71,8 @@ def _delete(block: EditBlock, state: _FileState) -> EditResult:
     buffer = state.buffer
     if buffer is None:
         return _missing(block, state, "delete")
+    if block.path in state.source.links:
+        return _by_link(block, state, "delete")
     if block.old:
         expected = _lines(block.old)
         actual = [line.rstrip() for line in buffer.lines]
@@ -81,22 +91,75 @@ def _delete(block: EditBlock, state: _FileState) -> EditResult:
                       similarity=1.0)
 
 
-def _move(block: EditBlock, state: _FileState, state_of: Callable[[str], _FileState]) -> EditResult:
+def moving_sections(blocks: Sequence[EditBlock]) -> dict[int, int]:
+    """The hunks that belong to a move (a V4A `Update File` + `Move to` section, a git rename with hunks): the index
+    of each such hunk block mapped to its move block's.
+
+    A front-end emits a section's hunks right before its move, each after the section's own first line.
+    """
+    owner: dict[int, int] = {}
+    for index, move in enumerate(blocks):
+        if move.kind is not BlockKind.MOVE:
+            continue
+        hunk = index - 1
+        while hunk >= 0 and blocks[hunk].kind is BlockKind.EDIT and blocks[hunk].path == move.path \
+                and blocks[hunk].format is move.format and blocks[hunk].line > move.line:
+            owner[hunk] = index
+            hunk -= 1
+    return owner
+
+
+def section_result(blocks: Sequence[EditBlock], index: int, sections: dict[int, int], failed: dict[int, int],
+                   state: _FileState, state_of: Callable[[str], _FileState]) -> EditResult | None:
+    """A section that edits and moves a file is one operation: its hunks fail when its move would be refused, and
+    its move is not made when one of its hunks failed. None when the block is planned as usual."""
+    block = blocks[index]
+    if index in sections and not state.source.refusal and state.buffer is not None:
+        refused = move_refusal(blocks[sections[index]], state, state_of)
+        if refused is not None:
+            return EditResult(block, Status.FAILED, f"not applied: this hunk's section also moves the file, and "
+                                                    f"{refused.reason}", refused.code, refusal=refused.refusal)
+    if block.kind is BlockKind.MOVE and index in failed and state.buffer is not None \
+            and move_refusal(block, state, state_of) is None:
+        return EditResult(block, Status.SKIPPED, f"not moved: the hunk at line {failed[index]} of the same section "
+                                                 f"failed, so {state.source.key} stays where it is",
+                          Reason.SKIPPED_AFTER_FAILURE)
+    return None
+
+
+def move_refusal(block: EditBlock, state: _FileState, state_of: Callable[[str], _FileState]) -> EditResult | None:
+    """Why the move ``block`` cannot be made from where its file is now, if it cannot: checked before the hunks of
+    its section too, so that a section never edits a file it then fails to move."""
     assert block.move_to is not None
-    if state.buffer is None:
-        return _missing(block, state, "move")
+    if block.path in state.source.links:
+        return _by_link(block, state, "move")
     target = state_of(block.move_to)
+    if block.move_to in target.source.links:
+        return EditResult(block, Status.FAILED, f"refused: cannot move {state.source.key} to {block.move_to}: that "
+                                                f"path leads through a symlink (to {target.source.key}); nothing was "
+                                                "moved", Reason.REFUSED)
     if target.source.refusal:
         return EditResult(block, Status.FAILED, f"cannot move {state.source.key} to {block.move_to}: "
                                                 f"{target.source.refusal}", Reason.REFUSED,
                           refusal=target.source.refusal_code)
-    if target is state:
-        return EditResult(block, Status.SKIPPED, f"no change: {state.source.key} is moved onto itself",
-                          Reason.NO_OP)
-    if target.buffer is not None:
+    if target is not state and target.buffer is not None:
         return EditResult(block, Status.FAILED, f"cannot move {state.source.key} to {target.source.key}: "
                                                 f"{target.source.key} already exists; nothing was moved",
                           Reason.FILE_EXISTS)
+    return None
+
+
+def _move(block: EditBlock, state: _FileState, state_of: Callable[[str], _FileState]) -> EditResult:
+    assert block.move_to is not None
+    if state.buffer is None:
+        return _missing(block, state, "move")
+    refused = move_refusal(block, state, state_of)
+    if refused is not None:
+        return refused
+    target = state_of(block.move_to)
+    if target is state:
+        return EditResult(block, Status.SKIPPED, f"no change: {state.source.key} is moved onto itself",
+                          Reason.NO_OP)
     target.buffer, state.buffer = state.buffer, None
     target.moved_from = state.moved_from or state.source.key
     target.removed = False
@@ -121,9 +184,14 @@ def _whole(block: EditBlock, state: _FileState) -> EditResult:
     if current == new_lines:
         return EditResult(block, Status.SKIPPED, f"already applied: {state.source.key} already has exactly this "
                                                  "content", Reason.ALREADY_APPLIED, 1, len(new_lines), "whole", 1.0)
+    if not new_lines and any(line.strip() for line in current):
+        return EditResult(
+            block, Status.FAILED,
+            f"refused: the new content of {state.source.key} is empty, and replacing the file would delete all of "
+            "it; send the complete file, or delete the file if that is meant", Reason.REFUSED)
     own = {line.strip() for line in current}
     elided = next((number for number, line in enumerate(new_lines, 1)
-                   if is_elision_line(line) and line.strip() not in own), None)
+                   if (is_elision_line(line) or is_lazy_comment(line)) and line.strip() not in own), None)
     if elided is not None:
         return EditResult(
             block, Status.FAILED,

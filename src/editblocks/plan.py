@@ -71,6 +71,7 @@ class Source:
     refusal: str = ""
     refusal_code: str = ""  # the stable code of the refusal (`paths.RefusalCode`), for scripts
     bom: bool = False  # the file starts with a byte-order mark (kept by the workspace, not part of `text`)
+    links: frozenset[str] = frozenset()  # spellings that reach the file through a symlink: not to delete or move by
 
 
 @dataclass(frozen=True)
@@ -151,12 +152,19 @@ def plan_edits(
             state = states[source.key] = _FileState(source, buffer)
         return state
 
-    for block in blocks:
+    from editblocks.patch_plan import moving_sections, section_result
+
+    sections = moving_sections(blocks)
+    failed_sections: dict[int, int] = {}  # move block index -> line of its section's first failed hunk
+    for index, block in enumerate(blocks):
         state = state_of(block.path)
         source = sources.get(block.path, state.source)
-        result = _plan_block(block, state, options, existing, state_of)
+        result = section_result(blocks, index, sections, failed_sections, state, state_of) \
+            or _plan_block(block, state, options, existing, state_of)
         if not source.refusal:
             result = replace(result, file=source.key)
+        if result.status is Status.FAILED and index in sections:
+            failed_sections.setdefault(sections[index], block.line)
         if result.status is Status.FAILED:
             policy = options.policy or default_policy(block.format)
             abort = abort or policy is Policy.ABORT

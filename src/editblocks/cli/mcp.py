@@ -19,13 +19,18 @@ MISSING_EXTRA = "the MCP server needs the mcp package: pip install 'editblocks[m
 def mcp_command(root: str | None, http: bool, port: int, fuzzy: bool, git_add: bool) -> None:
     """Run an MCP server whose tools edit files under --root (stdio, or --http on 127.0.0.1)."""
     try:
-        from editblocks.mcp.server import serve
+        from editblocks.mcp.server import check_port, serve
     except ImportError as error:
         if (error.name or "").split(".")[0] in ("mcp", "mcp_types", "anyio", "pydantic"):
             raise InputError(MISSING_EXTRA, code="missing-extra") from None
         raise
     from editblocks.workspace import WorkspaceError
 
+    if http:
+        try:
+            check_port(port)
+        except OSError as error:
+            raise InputError(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}", code="usage") from None
     try:
         serve(root or ".", http=http, port=port, fuzzy=fuzzy, git_add=git_add)
     except WorkspaceError as error:

@@ -56,15 +56,20 @@ def _shell_outside(text: str, spans: list[tuple[int, int]], known_files: Collect
     from editblocks.parsing.stream import parsed_whole
 
     text = lf_only(text)
+    clamped, previous = [], 0
+    for start, end in spans:  # clamped, so a span that is empty or overlaps the one before never repeats prose
+        start = max(start, previous)
+        previous = max(end, start)
+        clamped.append((start, previous))
     prose, previous = [], 0
-    for start, end in spans:
+    for start, end in clamped:
         prose.append(text[previous:start])
         previous = end
     prose.append(text[previous:])
     if not any(piece.strip() for piece in prose):
         return ()
     pieces = []
-    for before, (start, end) in zip(prose, spans):
+    for before, (start, end) in zip(prose, clamped):
         pieces += [before, "\n" * text.count("\n", start, end)]
     pieces.append(prose[-1])
     # A marker format, not `auto`: what is left of the answer is never read for a patch again.

@@ -19,11 +19,13 @@ SNIPPET_CONTEXT = 4
 
 @dataclass(frozen=True)
 class LineEdit:
-    """Replace lines ``[start, end)`` (0-based) by ``new_lines``."""
+    """Replace lines ``[start, end)`` (0-based) by ``new_lines``; when ``final_newline`` is not None, the file
+    then ends with a line break or not (a replacement at the very end says which, as the text it puts there)."""
 
     start: int
     end: int
     new_lines: tuple[str, ...]
+    final_newline: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,8 @@ def replace_once(lines: Sequence[str], final_newline: bool, old: str, new: str) 
         tail = _next_line_start(text, tail)
         middle = text[head:position] + new + text[position + len(old) : tail]
     end = start + text.count("\n", head, tail) + (1 if tail == len(text) and not text.endswith("\n") else 0)
-    return LineEdit(start, end, tuple(_split(middle)))
+    ends_file = tail == len(text) and middle != "" and middle.endswith("\n") != final_newline
+    return LineEdit(start, end, tuple(_split(middle)), not final_newline if ends_file else None)
 
 
 def insert_after(line: int, new: str) -> LineEdit:

@@ -191,6 +191,15 @@ def _type_name(value: object) -> str:
     return names.get(type(value), type(value).__name__)
 
 
+def _one_file_only(body: str, path: str) -> None:
+    """An operation names its one file in `path`; a `*** ` line in its diff would open another file's section."""
+    for line in body.splitlines():
+        if line.startswith("*** ") and line.rstrip() != "*** End of File":
+            shown = line if len(line) <= 60 else line[:59] + "…"
+            raise ArgumentError(f"the operation's `diff` may only change {path}, but it holds the patch line "
+                                f"`{shown}`; send one operation per file")
+
+
 def operation_patch(operation: Mapping[str, Any]) -> str:
     """The V4A patch text for one operation of the Responses API's `apply_patch` tool.
 
@@ -207,6 +216,7 @@ def operation_patch(operation: Mapping[str, Any]) -> str:
         return f"*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n"
     diff = text_argument(operation, "diff").replace("\r\n", "\n")
     body = diff if diff.endswith("\n") or not diff else diff + "\n"
+    _one_file_only(body, path)
     if kind == "create_file":
         lines = body.splitlines()
         if not any(line.startswith("+") for line in lines):

@@ -128,7 +128,7 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
             if current is not None:
                 spans.append((section_start, covered))
             _emit(out, current)
-            current, section_start = _File(number), start
+            current, section_start, covered = _File(number), start, position
             _git_names(current, line[len("diff --git ") :])
         elif line.startswith("--- ") and following is not None and following.startswith("+++ "):
             if current is None or current.headers or current.hunks:

@@ -5,6 +5,7 @@ Apart from the dispatcher so that the ladder stays a short list of rungs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from editblocks.locate.adapt import found_for_match
@@ -23,6 +24,37 @@ def is_elision_line(line: str) -> bool:
     if text in _ELLIPSES:
         return True
     return text.startswith(_COMMENT_STARTS) and any(ellipsis in text for ellipsis in _ELLIPSES)
+
+
+_COMMENT_MARKS = re.compile(r"^(?:#+|//+|/\*+|\*+|<!--|--|\{/\*)|(?:\*+/|-->|\*/\})$")
+_LAZY_WORDING = re.compile(
+    r"\b(?:existing|remaining|unchanged|rest of (?:the )?(?:file|code|implementation|class|module|function)s?"
+    r"|(?:same )?as before)\b"
+)
+_OMITTED_THING = re.compile(
+    r"\b(?:code|file|implementation|content|contents|methods|functions|unchanged|as before)\b"
+)
+_LAZY_MAX_WORDS = 8
+"""Longer comments are explanations that happen to use these words, not a stand-in for code."""
+
+
+def is_lazy_comment(line: str) -> bool:
+    """Whether ``line`` is a short comment standing for code left out in words, without an ellipsis.
+
+    A whole-file answer is taken as the complete file, so `// existing code here` or `# rest of the file
+    unchanged` would delete what it names; the marker-less wording is only checked there.
+    """
+    text = line.strip()
+    if not text.startswith(_COMMENT_STARTS):
+        return False
+    words = _COMMENT_MARKS.sub("", text).strip(" ()[]:.,;-").lower()
+    if not words or len(words.split()) > _LAZY_MAX_WORDS:
+        return False
+    lazy = _LAZY_WORDING.search(words)
+    if lazy is None:
+        return False
+    rest = words[: lazy.start()] + " " + words[lazy.end() :]
+    return _OMITTED_THING.search(rest) is not None or lazy.group().startswith("rest of")
 
 
 def _split_at_elisions(lines: Sequence[str]) -> list[tuple[str, ...]]:

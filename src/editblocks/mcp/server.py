@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Annotated, Any
+import socket
+from typing import Annotated, Any, Final, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -26,13 +27,15 @@ from editblocks.workspace.tool_handler import ToolHandler
 
 SERVER_NAME = "editblocks"
 FORMATS_URI = "editblocks://formats"
+LOG_LEVEL: Final[Literal["WARNING"]] = "WARNING"
+"""The SDK's INFO lines (one per request) would bury editblocks' own messages on stderr."""
 
 
 def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False) -> MCPServer:
     """An MCP server whose tools edit files under ``root`` only."""
     handler = ToolHandler(root, fuzzy=fuzzy, git_add=git_add)
     descriptions = {spec.name: spec.description for spec in tool_specs()}
-    server: MCPServer = MCPServer(SERVER_NAME, instructions=(
+    server: MCPServer = MCPServer(SERVER_NAME, log_level=LOG_LEVEL, instructions=(
         f"Edits files of one project (its root is fixed: {handler.root}). Paths are relative to that root. "
         "Use str_replace_based_edit_tool to view and edit files, apply_patch for V4A patches, apply_edits for "
         "edit blocks in any format, check_edits to try them without writing, and undo to take back the last edit."))
@@ -101,6 +104,14 @@ def _add_prompt(server: MCPServer, fmt: str) -> None:
         return system_prompt(fmt)
 
     server.prompt(name=fmt, description=f"The system prompt that teaches a model the `{fmt}` edit format.")(prompt)
+
+
+def check_port(port: int) -> None:
+    """Raise `OSError` now if 127.0.0.1:``port`` cannot be listened on: the HTTP server would only log it and
+    exit. Bound as the server binds (address reuse on), so a port left in TIME_WAIT is not refused."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", port))
 
 
 def serve(root: str | os.PathLike[str], *, http: bool = False, port: int = 8000, fuzzy: bool = False,

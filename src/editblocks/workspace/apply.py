@@ -107,6 +107,7 @@ def _run(
     for block in blocks:
         if block.move_to is not None and block.move_to not in sources:
             sources[block.move_to] = _source(workspace, block.move_to, snapshots)
+    sources = _with_links(workspace, sources)
     plan = plan_edits(blocks, sources, options, _existing_files(workspace, blocks, sources, known_files))
     malformed = [d for d in diagnostics if d.severity is Severity.ERROR]
     if options.policy is Policy.ABORT and malformed and not plan.aborted:
@@ -151,6 +152,19 @@ def _source(workspace: Workspace, path: str, snapshots: dict[str, FileSnapshot])
         return Source(path, None, read.reason, read.code.value)
     snapshots[read.rel] = read
     return Source(read.rel, read.text, bom=read.encoding != "utf-8")
+
+
+def _with_links(workspace: Workspace, sources: dict[str, Source]) -> dict[str, Source]:
+    """Each source told which of its spellings reach it through a symlink, so the planner refuses to delete or
+    move the link's target by the link's name."""
+    links: dict[str, set[str]] = {}
+    for path, source in sources.items():
+        if not source.refusal and workspace.through_link(path, source.key):
+            links.setdefault(source.key, set()).add(path)
+    if not links:
+        return sources
+    return {path: replace(source, links=frozenset(links[source.key])) if source.key in links else source
+            for path, source in sources.items()}
 
 
 def _existing_files(workspace: Workspace, blocks: Sequence[EditBlock], sources: dict[str, Source],

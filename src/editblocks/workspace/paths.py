@@ -129,6 +129,22 @@ def resolve_path(root: Path, path: str, *, root_aliases: tuple[Path, ...] = ()) 
     return "/".join(real)
 
 
+def reaches_through_link(root: Path, path: str, canonical: str, *, root_aliases: tuple[Path, ...] = ()) -> bool:
+    """Whether ``path`` (accepted as ``canonical``) names its file through a symlink inside the root.
+
+    Writing through a link is fine (the link stays a link), but deleting or moving by the link's name would act on
+    its target, where git removes or renames the link itself; the caller refuses that.
+    """
+    slashed = path.replace("\\", "/")
+    if slashed.startswith("/"):
+        inside = _strip_root(slashed, (root, *root_aliases))
+        if inside is None:
+            return False
+        slashed = inside
+    parts = _normalise(slashed)
+    return parts is not None and "/".join(parts) != canonical
+
+
 def is_canonical(rel: str) -> bool:
     """True if ``rel`` has the form `resolve_path` returns: no empty, `.` or `..` part, nothing reserved.
 

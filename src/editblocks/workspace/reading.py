@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from editblocks.workspace.dirfd import Tree, describe
-from editblocks.workspace.paths import Refusal, RefusalCode, refusal, resolve_path
+from editblocks.workspace.paths import Refusal, RefusalCode, reaches_through_link, refusal, resolve_path
 from editblocks.workspace.records import fingerprint
 
 ENCODINGS: dict[str, tuple[bytes, str]] = {
@@ -62,6 +62,10 @@ class Reader:
     def resolve(self, path: str) -> str | Refusal:
         """The canonical relative path ``path`` names inside the root, or why it may not be used."""
         return resolve_path(self.root, path, root_aliases=self._aliases)
+
+    def through_link(self, path: str, canonical: str) -> bool:
+        """Whether ``path``, resolved to ``canonical``, reaches its file through a symlink."""
+        return reaches_through_link(self.root, path, canonical, root_aliases=self._aliases)
 
     def read(self, path: str) -> FileSnapshot | Refusal:
         """A snapshot of the file ``path`` names (or of its absence), or why it cannot be edited."""

@@ -163,6 +163,8 @@ class TextEditor:
             sources = [change.start + i if i < len(old_lines) and line == old_lines[i] else None
                        for i, line in enumerate(change.new_lines)]
             buffer.splice(change.start, change.end, change.new_lines, sources)
+            if change.final_newline is not None:
+                buffer.end_with_newline(change.final_newline)
             block = EditBlock(snapshot.rel, "", _text(old_lines), _text(change.new_lines), "", BlockKind.EDIT,
                               Format.SEARCH_REPLACE, 1, line_hint=change.start + 1)
             shown = snippet(buffer.lines, change.start, len(change.new_lines))

@@ -67,6 +67,10 @@ class Workspace:
         """The canonical relative path ``path`` names inside the root, or why it may not be used."""
         return self._reader.resolve(path)
 
+    def through_link(self, path: str, canonical: str) -> bool:
+        """Whether ``path``, resolved to ``canonical``, reaches its file through a symlink (not to move by)."""
+        return self._reader.through_link(path, canonical)
+
     def read(self, path: str) -> FileSnapshot | Refusal:
         """A snapshot of the file ``path`` names (or of its absence), or why it cannot be edited."""
         return self._reader.read(path)
