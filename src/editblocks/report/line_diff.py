@@ -13,6 +13,7 @@ diff is still right, only less minimal.
 from __future__ import annotations
 
 import difflib
+from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 
@@ -91,24 +92,27 @@ def _add(out: list[Opcode], tag: str, i1: int, i2: int, j1: int, j2: int) -> Non
         out.append((tag, i1, i2, j1, j2))
 
 
-def _anchors(old: Sequence[str], new: Sequence[str], a1: int, a2: int, b1: int, b2: int) -> tuple[list[int], list[int]]:
+def _anchors(old: Sequence[str], new: Sequence[str], a1: int, a2: int, b1: int, b2: int) -> tuple[
+    Sequence[int], Sequence[int]
+]:
     """Lines unique on both sides, the longest run of them in the same order on both: their old positions and
     their new positions.
 
-    One dict serves both sides (it is the peak memory of a big diff): a line's value is its old position
-    while it is unique there and not seen in the new lines, ``-2 - b`` once seen exactly once, at ``b``, in
-    the new lines, and ``-1`` when it repeats on either side.
+    One dict serves both sides (it is the peak memory of a big diff): a line's value is ``0`` while it is
+    unique in the old lines and not seen in the new lines (a cached small int, not one object per line),
+    ``-2 - b`` once seen exactly once, at ``b``, in the new lines, and ``-1`` when it repeats on either side. Positions are kept in arrays, not lists: a
+    200,000-line file would otherwise hold some 200,000 int objects per list.
     """
     seen: dict[str, int] = {}
     for a in range(a1, a2):
         line = old[a]
-        seen[line] = -1 if line in seen else a
+        seen[line] = -1 if line in seen else 0
     for b in range(b1, b2):
         value = seen.get(new[b])
         if value is not None and value != -1:
             seen[new[b]] = -2 - b if value >= 0 else -1
-    olds: list[int] = []
-    news: list[int] = []
+    olds = array("q")
+    news = array("q")
     for a in range(a1, a2):
         value = seen[old[a]]
         if value <= -2:
@@ -116,14 +120,14 @@ def _anchors(old: Sequence[str], new: Sequence[str], a1: int, a2: int, b1: int, 
             news.append(-2 - value)
     del seen
     run = _longest_increasing(news)
-    return [olds[position] for position in run], [news[position] for position in run]
+    return array("q", (olds[position] for position in run)), array("q", (news[position] for position in run))
 
 
-def _longest_increasing(values: list[int]) -> list[int]:
+def _longest_increasing(values: Sequence[int]) -> Sequence[int]:
     """Positions of the longest strictly increasing subsequence of ``values``."""
-    tails: list[int] = []  # the value ending the best run of each length
-    ends: list[int] = []  # the position of that value
-    previous = [-1] * len(values)
+    tails = array("q")  # the value ending the best run of each length
+    ends = array("q")  # the position of that value
+    previous = array("q", bytes(8 * len(values)))
     for position, value in enumerate(values):
         length = bisect_left(tails, value)
         if length == len(tails):
@@ -133,7 +137,7 @@ def _longest_increasing(values: list[int]) -> list[int]:
             tails[length] = value
             ends[length] = position
         previous[position] = ends[length - 1] if length else -1
-    run: list[int] = []
+    run = array("q")
     position = ends[-1] if ends else -1
     while position >= 0:
         run.append(position)
