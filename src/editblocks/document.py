@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.session import FileSession
@@ -136,9 +137,10 @@ class TextBuffer:
 
 
 def _text_of(lines: Sequence[str], endings: Sequence[str]) -> str:
-    """Lines joined with their endings; plain LF files (the common case) take the fast path."""
+    """Lines joined with their endings; plain LF files (the common case) take the fast path, building the
+    text once (joining, then adding the last newline, would hold two copies of a big file's text)."""
     if endings.count(LF) == len(endings):
-        return LF.join(lines) + LF if lines else ""
+        return LF.join(chain(lines, ("",))) if lines else ""
     if endings.count(LF) == len(endings) - 1 and endings and endings[-1] == "":
         return LF.join(lines)
     return "".join(line + ending for line, ending in zip(lines, endings))
