@@ -116,11 +116,11 @@ class TextBuffer:
             for position, source in enumerate(sources)
         ]
         new_endings = [ending or preferred for ending in new_endings]
+        self.session.changed(start, end, new_lines)  # first: keys that are the lines still show the old ones
         if self.index is not None:
             self.index.splice(start, end, new_lines)
         else:
             self.lines[start:end] = new_lines
-        self.session.changed(start, end, new_lines)
         endings[start:end] = new_endings
         if not self.final_newline and endings:
             last = len(endings) - 1

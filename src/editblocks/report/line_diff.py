@@ -22,6 +22,9 @@ Opcode = tuple[str, int, int, int, int]
 DIRECT_LINES = 2_000
 """Gaps up to this many lines (both sides together) go straight to difflib: its output, and it is quick there."""
 
+POSITION = "i"
+"""Array type of line positions: 4 bytes each (no list holds 2**31 lines)."""
+
 MAX_UNANCHORED_WORK = 4_000_000
 """A gap without anchors is still given to difflib when its two sides multiply to at most this."""
 
@@ -111,8 +114,8 @@ def _anchors(old: Sequence[str], new: Sequence[str], a1: int, a2: int, b1: int, 
         value = seen.get(new[b])
         if value is not None and value != -1:
             seen[new[b]] = -2 - b if value >= 0 else -1
-    olds = array("q")
-    news = array("q")
+    olds = array(POSITION)
+    news = array(POSITION)
     for a in range(a1, a2):
         value = seen[old[a]]
         if value <= -2:
@@ -120,14 +123,14 @@ def _anchors(old: Sequence[str], new: Sequence[str], a1: int, a2: int, b1: int, 
             news.append(-2 - value)
     del seen
     run = _longest_increasing(news)
-    return array("q", (olds[position] for position in run)), array("q", (news[position] for position in run))
+    return array(POSITION, (olds[position] for position in run)), array(POSITION, (news[position] for position in run))
 
 
 def _longest_increasing(values: Sequence[int]) -> Sequence[int]:
     """Positions of the longest strictly increasing subsequence of ``values``."""
-    tails = array("q")  # the value ending the best run of each length
-    ends = array("q")  # the position of that value
-    previous = array("q", bytes(8 * len(values)))
+    tails = array(POSITION)  # the value ending the best run of each length
+    ends = array(POSITION)  # the position of that value
+    previous = array(POSITION, bytes(4 * len(values)))
     for position, value in enumerate(values):
         length = bisect_left(tails, value)
         if length == len(tails):
@@ -137,7 +140,7 @@ def _longest_increasing(values: Sequence[int]) -> Sequence[int]:
             tails[length] = value
             ends[length] = position
         previous[position] = ends[length - 1] if length else -1
-    run = array("q")
+    run = array(POSITION)
     position = ends[-1] if ends else -1
     while position >= 0:
         run.append(position)
