@@ -103,8 +103,9 @@ def _anchors(old: Sequence[str], new: Sequence[str], a1: int, a2: int, b1: int, 
 
     One dict serves both sides (it is the peak memory of a big diff): a line's value is ``0`` while it is
     unique in the old lines and not seen in the new lines (a cached small int, not one object per line),
-    ``-2 - b`` once seen exactly once, at ``b``, in the new lines, and ``-1`` when it repeats on either side. Positions are kept in arrays, not lists: a
-    200,000-line file would otherwise hold some 200,000 int objects per list.
+    ``-2 - b`` once seen exactly once, at ``b``, in the new lines, and ``-1`` when it repeats on either side.
+    Positions are kept in arrays, not lists: a 200,000-line file would otherwise hold some 200,000 int
+    objects per list.
     """
     seen: dict[str, int] = {}
     for a in range(a1, a2):
