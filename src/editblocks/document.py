@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.session import FileSession
@@ -115,11 +116,11 @@ class TextBuffer:
             for position, source in enumerate(sources)
         ]
         new_endings = [ending or preferred for ending in new_endings]
+        self.session.changed(start, end, new_lines)  # first: keys that are the lines still show the old ones
         if self.index is not None:
             self.index.splice(start, end, new_lines)
         else:
             self.lines[start:end] = new_lines
-        self.session.changed(start, end, new_lines)
         endings[start:end] = new_endings
         if not self.final_newline and endings:
             last = len(endings) - 1
@@ -142,9 +143,10 @@ class TextBuffer:
 
 
 def _text_of(lines: Sequence[str], endings: Sequence[str]) -> str:
-    """Lines joined with their endings; plain LF files (the common case) take the fast path."""
+    """Lines joined with their endings; plain LF files (the common case) take the fast path, building the
+    text once (joining, then adding the last newline, would hold two copies of a big file's text)."""
     if endings.count(LF) == len(endings):
-        return LF.join(lines) + LF if lines else ""
+        return LF.join(chain(lines, ("",))) if lines else ""
     if endings.count(LF) == len(endings) - 1 and endings and endings[-1] == "":
         return LF.join(lines)
     return "".join(line + ending for line, ending in zip(lines, endings))

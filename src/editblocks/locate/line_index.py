@@ -22,11 +22,15 @@ class LineIndex:
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
+        self._base: dict[str, list[int] | int] = {}
         self._rebuild()
 
     def _rebuild(self) -> None:
-        """Unique lines (most code lines) go through C-level `dict(zip())`; only repeated lines need a loop."""
+        """Unique lines (most code lines) go through C-level `dict(zip())`; only repeated lines need a loop.
+
+        The old table is dropped first: two tables of a big file at once would be the planner's peak memory."""
         lines = self.lines
+        self._base = {}
         positions: dict[str, list[int] | int] = dict(zip(lines, range(len(lines))))
         if len(positions) < len(lines):
             repeated = {line for line, count in Counter(lines).items() if count > 1}

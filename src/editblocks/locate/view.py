@@ -93,6 +93,9 @@ class FileView:
         cached = self.__dict__
         if cached.get("has_typography") is False and any(fold_typography(line) != line for line in new_lines):
             return False
+        if any(keys is self.lines and rung is not Rung.EXACT and any(line_key(rung, line) != line for line in new_lines)
+               for rung, keys in self._keys.items()):
+            return False  # a rung's keys were the lines themselves; from now on they differ
         self._joined.clear()
         self._shapes.clear()
         self._rankings.clear()
@@ -160,7 +163,9 @@ class FileView:
                 keys = [collapse_inner_whitespace(key) for key in self.fuzzy.keys]
             else:
                 keys = self.fuzzy.keys
-            self._keys[rung] = keys
+            # Keys equal to the lines (no trailing whitespace, no indentation...) are the lines, and share
+            # their index: a big file then holds one index, not one per rung.
+            self._keys[rung] = self.lines if keys is not self.lines and keys == self.lines else keys
         return self._keys[rung]
 
     def ranked_windows(self, search: tuple[str, ...], *, thorough: bool) -> list[ScoredWindow]:
@@ -206,6 +211,8 @@ class FileView:
         return self._index_of(self.keys(rung))
 
     def _index_of(self, keys: Sequence[str]) -> LineIndex:
+        if keys is self.lines and self.index is not None:
+            return self.index
         if id(keys) not in self._key_indexes:
             assert isinstance(keys, list), "key lists are built as lists"
             self._key_indexes[id(keys)] = LineIndex(keys)

@@ -26,7 +26,7 @@ def unified_diff(path: str, original: str | None, new: str, context: int = CONTE
     """The unified diff of one file (`original` None: the file is created; ``deleted``: it is removed;
     ``old_path``: it was renamed from there)."""
     old_lines = _bare_lines(original) if original is not None else []
-    new_lines = _bare_lines(new)
+    new_lines = _shared_lines(new, old_lines)
     groups = hunks(_opcodes(old_lines, new_lines, context), context)
     fromfile = "/dev/null" if original is None else f"a/{old_path or path}"
     tofile = "/dev/null" if deleted else f"b/{path}"
@@ -55,6 +55,28 @@ def _bare_lines(text: str) -> list[str]:
     return lines
 
 
+SHARE_CHUNK = 65_536
+"""Characters of the new text split into lines at a time while sharing them with the old text's equal lines."""
+
+
+def _shared_lines(text: str, old_lines: list[str]) -> list[str]:
+    """`_bare_lines` of ``text``, each line equal to an old line being that very string object.
+
+    An edited big file is mostly its old lines: sharing them keeps one copy of the file's lines in memory
+    during the diff instead of two (the text is split a chunk at a time, so both never exist in full).
+    """
+    if len(text) <= SHARE_CHUNK:
+        return _bare_lines(text)
+    known = {line: line for line in old_lines}
+    lines: list[str] = []
+    start = 0
+    while start < len(text):
+        cut = text.find("\n", start + SHARE_CHUNK) + 1 or len(text)
+        lines.extend([known.get(line, line) for line in _bare_lines(text[start:cut])])
+        start = cut
+    return lines
+
+
 def _row(prefix: str, line: str) -> str:
     if line.endswith("\n"):
         return prefix + line + "\\ No newline at end of file\n"
@@ -72,8 +94,10 @@ def _opcodes(old_lines: list[str], new_lines: list[str], context: int) -> list[O
     while tail < limit - head and old_lines[-1 - tail] == new_lines[-1 - tail]:
         tail += 1
     start = max(0, head - context)
-    old_window = old_lines[start : len(old_lines) - max(0, tail - context)]
-    new_window = new_lines[start : len(new_lines) - max(0, tail - context)]
+    cut = max(0, tail - context)
+    whole = start == cut == 0  # no copies of a big file's lists when its first and last lines changed too
+    old_window = old_lines if whole else old_lines[start : len(old_lines) - cut]
+    new_window = new_lines if whole else new_lines[start : len(new_lines) - cut]
     return [(tag, i1 + start, i2 + start, j1 + start, j2 + start)
             for tag, i1, i2, j1, j2 in line_opcodes(old_window, new_window)]
 

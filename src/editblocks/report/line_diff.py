@@ -13,6 +13,7 @@ diff is still right, only less minimal.
 from __future__ import annotations
 
 import difflib
+from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 
@@ -20,6 +21,9 @@ Opcode = tuple[str, int, int, int, int]
 
 DIRECT_LINES = 2_000
 """Gaps up to this many lines (both sides together) go straight to difflib: its output, and it is quick there."""
+
+POSITION = "i"
+"""Array type of line positions: 4 bytes each (no list holds 2**31 lines)."""
 
 MAX_UNANCHORED_WORK = 4_000_000
 """A gap without anchors is still given to difflib when its two sides multiply to at most this."""
@@ -91,24 +95,28 @@ def _add(out: list[Opcode], tag: str, i1: int, i2: int, j1: int, j2: int) -> Non
         out.append((tag, i1, i2, j1, j2))
 
 
-def _anchors(old: Sequence[str], new: Sequence[str], a1: int, a2: int, b1: int, b2: int) -> tuple[list[int], list[int]]:
+def _anchors(old: Sequence[str], new: Sequence[str], a1: int, a2: int, b1: int, b2: int) -> tuple[
+    Sequence[int], Sequence[int]
+]:
     """Lines unique on both sides, the longest run of them in the same order on both: their old positions and
     their new positions.
 
-    One dict serves both sides (it is the peak memory of a big diff): a line's value is its old position
-    while it is unique there and not seen in the new lines, ``-2 - b`` once seen exactly once, at ``b``, in
-    the new lines, and ``-1`` when it repeats on either side.
+    One dict serves both sides (it is the peak memory of a big diff): a line's value is ``0`` while it is
+    unique in the old lines and not seen in the new lines (a cached small int, not one object per line),
+    ``-2 - b`` once seen exactly once, at ``b``, in the new lines, and ``-1`` when it repeats on either side.
+    Positions are kept in arrays, not lists: a 200,000-line file would otherwise hold some 200,000 int
+    objects per list.
     """
     seen: dict[str, int] = {}
     for a in range(a1, a2):
         line = old[a]
-        seen[line] = -1 if line in seen else a
+        seen[line] = -1 if line in seen else 0
     for b in range(b1, b2):
         value = seen.get(new[b])
         if value is not None and value != -1:
             seen[new[b]] = -2 - b if value >= 0 else -1
-    olds: list[int] = []
-    news: list[int] = []
+    olds = array(POSITION)
+    news = array(POSITION)
     for a in range(a1, a2):
         value = seen[old[a]]
         if value <= -2:
@@ -116,14 +124,14 @@ def _anchors(old: Sequence[str], new: Sequence[str], a1: int, a2: int, b1: int, 
             news.append(-2 - value)
     del seen
     run = _longest_increasing(news)
-    return [olds[position] for position in run], [news[position] for position in run]
+    return array(POSITION, (olds[position] for position in run)), array(POSITION, (news[position] for position in run))
 
 
-def _longest_increasing(values: list[int]) -> list[int]:
+def _longest_increasing(values: Sequence[int]) -> Sequence[int]:
     """Positions of the longest strictly increasing subsequence of ``values``."""
-    tails: list[int] = []  # the value ending the best run of each length
-    ends: list[int] = []  # the position of that value
-    previous = [-1] * len(values)
+    tails = array(POSITION)  # the value ending the best run of each length
+    ends = array(POSITION)  # the position of that value
+    previous = array(POSITION, bytes(4 * len(values)))
     for position, value in enumerate(values):
         length = bisect_left(tails, value)
         if length == len(tails):
@@ -133,7 +141,7 @@ def _longest_increasing(values: list[int]) -> list[int]:
             tails[length] = value
             ends[length] = position
         previous[position] = ends[length - 1] if length else -1
-    run: list[int] = []
+    run = array(POSITION)
     position = ends[-1] if ends else -1
     while position >= 0:
         run.append(position)
