@@ -32,7 +32,6 @@ head and tail only (an estimate), and the caller can say so.
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,6 +42,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
 from editblocks.locate.budget import CompareBudget, compare_cost, shortened
+from editblocks.locate.increasing import longest_increasing
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.normalize import INDENT_CHARS, TAB_WIDTHS, fold_typography, indent_columns, leading_indent
 
@@ -446,25 +446,7 @@ def _anchored_runs(
 
 def _increasing_subsequence(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The longest subsequence of ``pairs`` (ordered by first item) whose second items increase."""
-    tails: list[int] = []
-    tail_at: list[int] = []
-    previous: list[int] = [-1] * len(pairs)
-    for number, (_, value) in enumerate(pairs):
-        slot = bisect_left(tails, value)
-        if slot == len(tails):
-            tails.append(value)
-            tail_at.append(number)
-        else:
-            tails[slot] = value
-            tail_at[slot] = number
-        previous[number] = tail_at[slot - 1] if slot else -1
-    chain: list[tuple[int, int]] = []
-    number = tail_at[-1] if tail_at else -1
-    while number != -1:
-        chain.append(pairs[number])
-        number = previous[number]
-    chain.reverse()
-    return chain
+    return [pairs[position] for position in longest_increasing([value for _, value in pairs])]
 
 
 def _common_subsequence_runs(

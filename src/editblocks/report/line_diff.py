@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import difflib
 from array import array
-from bisect import bisect_left
 from collections.abc import Sequence
+
+from editblocks.locate.increasing import POSITION, longest_increasing
 
 Opcode = tuple[str, int, int, int, int]
 
 DIRECT_LINES = 2_000
 """Gaps up to this many lines (both sides together) go straight to difflib: its output, and it is quick there."""
-
-POSITION = "i"
-"""Array type of line positions: 4 bytes each (no list holds 2**31 lines)."""
 
 MAX_UNANCHORED_WORK = 4_000_000
 """A gap without anchors is still given to difflib when its two sides multiply to at most this."""
@@ -123,31 +121,8 @@ def _anchors(old: Sequence[str], new: Sequence[str], a1: int, a2: int, b1: int, 
             olds.append(a)
             news.append(-2 - value)
     del seen
-    run = _longest_increasing(news)
+    run = longest_increasing(news)
     return array(POSITION, (olds[position] for position in run)), array(POSITION, (news[position] for position in run))
-
-
-def _longest_increasing(values: Sequence[int]) -> Sequence[int]:
-    """Positions of the longest strictly increasing subsequence of ``values``."""
-    tails = array(POSITION)  # the value ending the best run of each length
-    ends = array(POSITION)  # the position of that value
-    previous = array(POSITION, bytes(4 * len(values)))
-    for position, value in enumerate(values):
-        length = bisect_left(tails, value)
-        if length == len(tails):
-            tails.append(value)
-            ends.append(position)
-        else:
-            tails[length] = value
-            ends[length] = position
-        previous[position] = ends[length - 1] if length else -1
-    run = array(POSITION)
-    position = ends[-1] if ends else -1
-    while position >= 0:
-        run.append(position)
-        position = previous[position]
-    run.reverse()
-    return run
 
 
 def hunks(opcodes: list[Opcode], context: int) -> list[list[Opcode]]:
