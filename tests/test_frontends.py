@@ -370,3 +370,12 @@ def test_auto_finds_a_bare_patch_whose_lines_look_like_nothing_a_marker_answer_h
         ("a.py", "x\n", "y\n", Format.V4A)]
     rename = parse("diff --git a/a.py b/c.py\nsimilarity index 100%\nrename from a.py\nrename to c.py\n")
     assert [(block.kind, block.path, block.move_to) for block in rename.blocks] == [(BlockKind.MOVE, "a.py", "c.py")]
+
+
+def test_looks_like_unified_wants_a_git_header_or_a_dashes_line_over_a_pluses_line() -> None:
+    from editblocks.frontends.unified import looks_like_unified
+
+    cases = {"diff --git a/x b/x\n": True, "x\ndiff --git a b\n": True, "xdiff --git a b": False, "diff --gitx": False,
+             "--- a/x\n+++ b/x\n": True, "p\n--- a\n+++ b\n": True, "--- a\n+++b\n": False, "-- a\n+++ b\n": False,
+             "+++ b\n": False, "--- a\nx\n+++ b\n": False, "": False, "a --- b\n+++ c": False}
+    assert {text: looks_like_unified(text) for text in cases} == cases
