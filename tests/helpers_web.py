@@ -12,6 +12,9 @@ from editblocks.web import ReviewServer, ReviewSession
 from helpers_apply import diff_edit
 
 CHROMIUM = os.environ.get("EDITBLOCKS_CHROMIUM", "/usr/bin/chromium")
+BROWSER_TIMEOUT_MS = 30_000
+"""How long a browser step or assertion may wait: generous, since CI runs on a busy 2-core machine and a passing
+step never waits it out."""
 
 FILES = {
     "app.py": 'def greet(name):\n    return "hi " + name\n\nPORT = 8000\n',

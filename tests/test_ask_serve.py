@@ -32,9 +32,10 @@ from editblocks.model import Format
 from editblocks.web import ReviewSession
 
 from helpers_apply import diff_edit
-from helpers_web import ANSWER, CHROMIUM, FILES, make_project, read_tree
+from helpers_web import ANSWER, BROWSER_TIMEOUT_MS, CHROMIUM, FILES, make_project, read_tree
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+expect.set_options(timeout=BROWSER_TIMEOUT_MS)
 
 INSTRUCTION = "Say hello, add instead of doubling, halve to an int, move the port"
 FIX = "The port block again, with the line as it is:\n\n" + diff_edit("app.py", ("PORT = 8000\n", "PORT = 8080\n"))
@@ -86,7 +87,7 @@ def test_ask_serve_streams_each_round_into_the_page_whose_apply_writes_it(browse
     script = [Answer(ANSWER, chunk=CHUNK, hold=hold, hold_after=held_in_first_block()), Answer(FIX, chunk=CHUNK)]
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(10000)
+    page.set_default_timeout(BROWSER_TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     with scripted(script) as model:
@@ -131,12 +132,16 @@ def test_ask_serve_streams_each_round_into_the_page_whose_apply_writes_it(browse
             assert read_tree(project) == ALL_FOUR
             feedback = model.requests[1]["body"]["messages"][-1]["content"]
             assert "PORT = 9999" in feedback and "not found" in feedback
-            assert serving_on.wait(10), errput
+            assert serving_on.wait(60), errput
         finally:
             hold.set()
             process.send_signal(signal.SIGINT)
+            try:
+                process.wait(60)
+            except subprocess.TimeoutExpired:  # never hang the suite: the assertions below then say what went wrong
+                process.kill()
+                process.wait()
             out = process.stdout.read()
-            process.wait(20)
             reader.join(10)
             context.close()
     assert process.returncode == 0, (out, errput)

@@ -15,9 +15,10 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from helpers_apply import diff_edit
-from helpers_web import ANSWER, CHROMIUM, FILES, make_project, read_tree, served
+from helpers_web import ANSWER, BROWSER_TIMEOUT_MS, CHROMIUM, FILES, make_project, read_tree, served
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+expect.set_options(timeout=BROWSER_TIMEOUT_MS)
 
 
 @pytest.fixture(scope="session")
@@ -32,7 +33,7 @@ def browser() -> Iterator[Browser]:
 def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     opened = context.new_page()
-    opened.set_default_timeout(5000)
+    opened.set_default_timeout(BROWSER_TIMEOUT_MS)
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
     yield opened
