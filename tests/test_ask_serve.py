@@ -14,14 +14,13 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
 import pytest
 from ask_server import Answer, scripted
 from click.testing import CliRunner
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from editblocks.ask.client import Endpoint
 from editblocks.ask.display import QuietView
@@ -32,7 +31,7 @@ from editblocks.model import Format
 from editblocks.web import ReviewSession
 
 from helpers_apply import diff_edit
-from helpers_web import ANSWER, BROWSER_TIMEOUT_MS, CHROMIUM, FILES, make_project, read_tree
+from helpers_web import ANSWER, BROWSER_TIMEOUT_MS, FILES, make_project, read_tree
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 expect.set_options(timeout=BROWSER_TIMEOUT_MS)
@@ -58,14 +57,6 @@ def local_only(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return make_project(tmp_path)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 def badge(page: Page, number: int, status: str) -> Locator:

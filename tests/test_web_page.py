@@ -12,21 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from helpers_apply import diff_edit
-from helpers_web import ANSWER, BROWSER_TIMEOUT_MS, CHROMIUM, FILES, make_project, read_tree, served
+from helpers_web import ANSWER, BROWSER_TIMEOUT_MS, FILES, make_project, read_tree, served
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 expect.set_options(timeout=BROWSER_TIMEOUT_MS)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
