@@ -17,6 +17,7 @@ from editblocks.model import (
     Format,
     ParseResult,
     Reading,
+    Scope,
     Severity,
     ShellSuggestion,
     TextEvent,
@@ -36,6 +37,7 @@ BLOCK_FIELDS = ("a.py", "", "old\n", "new\n", "", BlockKind.EDIT, Format.DIFF, 3
 RESULT_FIELDS = ("diff", (EditBlock(*BLOCK_FIELDS),), (ShellSuggestion("ls", 2),), (Diagnostic(Severity.ERROR, 1, "x"),))
 BUILDERS = [
     (edit_block, EditBlock, BLOCK_FIELDS),
+    (edit_block, EditBlock, (*BLOCK_FIELDS, Scope(("def f():",), True, True), "b.py")),  # a patch's block
     (parse_result, ParseResult, RESULT_FIELDS),
     (diagnostic, Diagnostic, (Severity.WARNING, 9, "odd")),
     (shell_suggestion, ShellSuggestion, ("git rm old.py", 6)),

@@ -19,6 +19,8 @@ from editblocks.frontends.common import RUN_LINES, Collector, clean_path, lf_onl
 from editblocks.model import BlockKind, Format, ParseResult, Scope
 
 DEV_NULL = "/dev/null"
+_ANYWHERE = Scope()
+"""The scope of a hunk with no old lines (it only adds): one immutable value shared by every such hunk."""
 _HUNK_PREFIXES = (" ", "-", "+")
 _STRUCTURE = ("@@", "rename from ", "rename to ", "new file mode", "deleted file mode", "old mode", "new mode",
               "index ", "similarity index", "Binary files ", "GIT binary patch")
@@ -41,6 +43,10 @@ class _Hunk:
     last_run_lines: int = 0
 
 
+_Done = tuple[int, "int | None", str, str, int, int]
+"""A finished hunk: its header's line, the old start line, old text, new text, and their numbers of lines."""
+
+
 @dataclass
 class _File:
     line: int
@@ -50,7 +56,7 @@ class _File:
     git_new: bool = False
     git_deleted: bool = False
     binary: int = 0  # the line of a binary patch marker, if any
-    hunks: list[_Hunk] = field(default_factory=list)
+    hunks: list[_Done] = field(default_factory=list)
     headers: bool = False  # the ---/+++ pair was seen
 
     @property
@@ -98,6 +104,7 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     out = Collector(Format.UDIFF)
     current: _File | None = None
     hunk: _Hunk | None = None
+    finished: list[_Done] = []  # where the open hunk goes when it ends: its section's hunks
     position, number, end = 0, 0, len(text)
     spans: list[tuple[int, int]] = []
     section_start = covered = 0
@@ -124,7 +131,7 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
                 _hunk_line(hunk, line)
                 covered = position
                 continue
-            _close_hunk(out, hunk)
+            _close_hunk(out, hunk, finished)
             hunk = None
         if current is not None and line.startswith(_STRUCTURE):
             covered = position
@@ -147,8 +154,7 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
         elif current is None:
             continue
         elif line.startswith("@@"):
-            hunk = _open_hunk(line, number)
-            current.hunks.append(hunk)
+            hunk, finished = _open_hunk(line, number), current.hunks
         elif line.startswith("rename from "):
             current.rename = (clean_path(line[len("rename from ") :]), current.rename[1] if current.rename else "")
         elif line.startswith("rename to "):
@@ -160,7 +166,7 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
         elif line.startswith(("Binary files ", "GIT binary patch")):
             current.binary = current.binary or number
     if hunk is not None:
-        _close_hunk(out, hunk)
+        _close_hunk(out, hunk, finished)
     if current is not None:
         spans.append((section_start, covered))
     _emit(out, current)
@@ -240,7 +246,9 @@ def _range(text: str) -> tuple[int, int] | None:
     return int(start), int(count) if comma else 1
 
 
-def _close_hunk(out: Collector, hunk: _Hunk) -> None:
+def _close_hunk(out: Collector, hunk: _Hunk, finished: list[_Done]) -> None:
+    finished.append((hunk.line, hunk.old_start, "".join(hunk.old), "".join(hunk.new), hunk.old_lines,
+                     hunk.new_lines))
     if hunk.counts is not None and (hunk.old_lines, hunk.new_lines) != hunk.counts:
         out.warn(hunk.line, f"the hunk at line {hunk.line} says {hunk.counts[0]} old and {hunk.counts[1]} new lines "
                             f"but has {hunk.old_lines} and {hunk.new_lines}; the counts were ignored")
@@ -263,31 +271,30 @@ def _emit(out: Collector, section: _File | None) -> None:
         if new_path is None:
             out.error(section.line, f"the diff at line {section.line} creates a file but names none")
             return
-        if any(hunk.old_lines for hunk in hunks):
+        if any(hunk[4] for hunk in hunks):
             out.error(section.line, f"the diff at line {section.line} creates {new_path} but its hunks remove lines; "
                                     f"nothing is applied to {new_path}")
             return
-        out.block(new_path, "", "".join(piece for hunk in hunks for piece in hunk.new), BlockKind.CREATE, section.line)
+        out.block(new_path, "", "".join(hunk[3] for hunk in hunks), BlockKind.CREATE, section.line)
         return
     if old_path is None:
         out.error(section.line, f"the diff at line {section.line} names no file")
         return
     if section.deleted:
-        if any(hunk.new_lines for hunk in hunks):
+        if any(hunk[5] for hunk in hunks):
             out.error(section.line, f"the diff at line {section.line} deletes {old_path} but its hunks add lines; "
                                     f"nothing is applied to {old_path}")
             return
-        out.block(old_path, "".join(piece for hunk in hunks for piece in hunk.old), "", BlockKind.DELETE, section.line)
+        out.block(old_path, "".join(hunk[2] for hunk in hunks), "", BlockKind.DELETE, section.line)
         return
     moving = section.rename is not None and new_path is not None and new_path != old_path
     target = old_path if moving or new_path is None else new_path
-    for hunk in hunks:
-        if not hunk.old_lines and not hunk.new_lines:
-            out.warn(hunk.line, f"the hunk at line {hunk.line} has no lines and was ignored")
+    for line, old_start, old, new, old_lines, new_lines in hunks:
+        if not old_lines and not new_lines:
+            out.warn(line, f"the hunk at line {line} has no lines and was ignored")
             continue
-        hint = hunk.old_start if hunk.old_start else None
-        scope = Scope() if not hunk.old_lines else None
-        out.block(target, "".join(hunk.old), "".join(hunk.new), BlockKind.EDIT, hunk.line, line_hint=hint, scope=scope)
+        out.block(target, old, new, BlockKind.EDIT, line, line_hint=old_start or None,
+                  scope=None if old_lines else _ANYWHERE)
     if moving:
         out.block(old_path, "", "", BlockKind.MOVE, section.line, move_to=new_path)
     elif not hunks and not section.rename:

@@ -20,6 +20,7 @@ from editblocks.model import (
     Format,
     ParseResult,
     Reading,
+    Scope,
     Severity,
     ShellSuggestion,
     TextEvent,
@@ -31,7 +32,7 @@ _set = object.__setattr__
 
 def edit_block(path: str, leading: str, old: str, new: str, trailing: str, kind: BlockKind, format: Format,
                line: int, readings: tuple[Reading, ...], literal: tuple[str, str] | None,
-               line_hint: int | None) -> EditBlock:
+               line_hint: int | None, scope: Scope | None = None, move_to: str | None = None) -> EditBlock:
     block: EditBlock = _new(EditBlock)
     _set(block, "path", path)
     _set(block, "leading", leading)
@@ -44,8 +45,8 @@ def edit_block(path: str, leading: str, old: str, new: str, trailing: str, kind:
     _set(block, "readings", readings)
     _set(block, "literal", literal)
     _set(block, "line_hint", line_hint)
-    _set(block, "scope", None)  # a patch hunk's place; marker blocks have none
-    _set(block, "move_to", None)
+    _set(block, "scope", scope)  # a patch hunk's place; marker blocks have none
+    _set(block, "move_to", move_to)
     return block
 
 
