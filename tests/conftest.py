@@ -21,10 +21,11 @@ settings.register_profile("editblocks", deadline=None, suppress_health_check=[He
 settings.load_profile("editblocks")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """One Chromium for the whole session (Debian's, see helpers_web.CHROMIUM): the sync API allows one
-    playwright per thread, so every browser test shares it."""
+    """One Chromium per test module (Debian's, see helpers_web.CHROMIUM). The sync API runs an event loop for as
+    long as it is open and allows one at a time, so it is closed before the next module's tests (the MCP tests run
+    their own asyncio loop) or the next browser module's start."""
     from playwright.sync_api import sync_playwright
 
     from helpers_web import CHROMIUM
