@@ -8,6 +8,7 @@ test_reliability.py, with CPU time; here hypothesis only checks behaviour.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,13 @@ from hypothesis import HealthCheck, settings
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
+
+# A shell starts background jobs with Ctrl-C ignored, and a process started with SIGINT ignored passes that on to
+# its children, in which Python then installs no KeyboardInterrupt. The tests that stop `serve`, `apply --review`
+# and `ask --serve` with Ctrl-C need it delivered, however the suite was started: an ordinary handler here becomes
+# the default disposition in every child at exec.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 settings.register_profile("editblocks", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("editblocks")
