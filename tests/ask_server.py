@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import pytest
+
 
 @dataclass(frozen=True)
 class Answer:
@@ -149,3 +151,13 @@ def scripted(script: list[Step], api_key: str = "test-key") -> Iterator[Scripted
         yield server
     finally:
         server.stop()
+
+
+def use_local_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No proxy, no endpoint, model or key from the environment: every request goes to the scripted server on
+    127.0.0.1, with the key the tests name in `--api-key-env TEST_KEY`."""
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
+                 "OPENAI_BASE_URL", "EDITBLOCKS_MODEL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    monkeypatch.setenv("TEST_KEY", "test-key")

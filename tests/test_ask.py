@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from ask_server import Answer, Failure, Stall, scripted
+from ask_server import Answer, Failure, Stall, scripted, use_local_endpoint
 from click.testing import CliRunner, Result
 from jsonschema import Draft202012Validator
 
@@ -35,11 +35,7 @@ AFTER_BOTH = ("def greet(name):\n    return f'Hello {name}!'\n\n\ndef add(a: int
 
 @pytest.fixture(autouse=True)
 def local_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
-                 "OPENAI_BASE_URL", "EDITBLOCKS_MODEL", "OPENAI_API_KEY"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
-    monkeypatch.setenv("TEST_KEY", "test-key")
+    use_local_endpoint(monkeypatch)
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-from ask_server import Answer, scripted
+from ask_server import Answer, scripted, use_local_endpoint
 from click.testing import CliRunner
 from playwright.sync_api import Browser, Locator, Page, expect
 
@@ -47,11 +47,7 @@ CHUNK = 4
 
 @pytest.fixture(autouse=True)
 def local_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
-                 "OPENAI_BASE_URL", "EDITBLOCKS_MODEL", "OPENAI_API_KEY"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
-    monkeypatch.setenv("TEST_KEY", "test-key")
+    use_local_endpoint(monkeypatch)
 
 
 @pytest.fixture

@@ -41,7 +41,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from editblocks import BlockKind, EditBlock, Format, StreamParser, apply, parse, validate
+from editblocks import BlockKind, EditBlock, Format, ParseResult, StreamParser, apply, parse, validate
 from editblocks.cli import main
 from editblocks.plan import Source, plan_edits
 from editblocks.workspace import Workspace
@@ -736,18 +736,23 @@ def test_planning_grows_linearly_with_blocks_and_file_together() -> None:
     )
 
 
-def test_a_flood_of_stray_end_markers_takes_at_most_ten_times_its_size_in_memory() -> None:
-    """Issue 17: a million stray `>>>>>>> REPLACE` lines once took 1.3 GB. Each still gets its warning (the output
-    groups them), but the warnings share one message, so the parse's peak memory stays within 10x the answer."""
-    text = ">>>>>>> REPLACE\n" * 50_000
+def parsed_with_peak_memory(text: str) -> tuple[ParseResult, int]:
+    """`parse(text)` and the peak memory it traced beyond what was held before."""
     gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
         result = parse(text)
-        peak = tracemalloc.get_traced_memory()[1] - before
+        return result, tracemalloc.get_traced_memory()[1] - before
     finally:
         tracemalloc.stop()
+
+
+def test_a_flood_of_stray_end_markers_takes_at_most_ten_times_its_size_in_memory() -> None:
+    """Issue 17: a million stray `>>>>>>> REPLACE` lines once took 1.3 GB. Each still gets its warning (the output
+    groups them), but the warnings share one message, so the parse's peak memory stays within 10x the answer."""
+    text = ">>>>>>> REPLACE\n" * 50_000
+    result, peak = parsed_with_peak_memory(text)
     assert len(result.warnings) == 50_000
     assert peak < 10 * len(text), f"peak memory {peak / len(text):.1f}x the answer"
 
@@ -757,14 +762,7 @@ def test_a_flood_of_start_markers_takes_at_most_ten_times_its_size_in_memory() -
     its own; written out, those messages alone took eight times the answer (17.6x in all). Every error is kept,
     its message formatted when read, so the parse's peak memory stays within 10x the answer."""
     text = "a.py\n" + "<<<<<<< SEARCH\n" * 50_000
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        result = parse(text)
-        peak = tracemalloc.get_traced_memory()[1] - before
-    finally:
-        tracemalloc.stop()
+    result, peak = parsed_with_peak_memory(text)
     assert len(result.errors) == 50_000
     assert result.errors[1].message == "block at line 3 is not closed before the next block at line 4"
     assert peak < 10 * len(text), f"peak memory {peak / len(text):.1f}x the answer"

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import functools
-import gc
-import tracemalloc
 from pathlib import Path
 
 import pytest
-from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth, slow
+from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth, parsed_with_peak_memory, slow
 
 from editblocks import Reason, Status, parse
 from editblocks.frontends.unified import read_unified
@@ -43,14 +41,7 @@ def test_a_flood_of_headerless_git_lines_takes_bounded_memory() -> None:
     """20,000 such lines once raised MemoryError: the prose around them was rebuilt from ever-longer prefixes.
     Each section keeps its warning (about 20 bytes per byte of answer); quadratic would be thousands."""
     text = HEADERLESS * 5_000
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        result = parse(text)
-        peak = tracemalloc.get_traced_memory()[1] - before
-    finally:
-        tracemalloc.stop()
+    result, peak = parsed_with_peak_memory(text)
     assert not result.blocks
     assert peak < 50 * len(text), f"peak memory {peak / len(text):.1f}x the answer"
 
