@@ -352,5 +352,12 @@ class ApplyResult:
         return sum(1 for r in self.results if r.status is status)
 
     @property
+    def paths_changed(self) -> tuple[str, ...]:
+        """Every path whose file this result changes: modified, created, deleted, and both ends of a rename (what
+        a commit stages or a caller reports as touched)."""
+        return (self.files_modified + self.files_created + self.files_deleted
+                + tuple(path for move in self.files_renamed for path in move))
+
+    @property
     def ok(self) -> bool:
         return all(r.status is Status.APPLIED for r in self.results)

@@ -217,8 +217,7 @@ def _settle_round(options: AskOptions, workspace: Workspace, locator: LiveLocato
             return None
         result = decision if isinstance(decision, ApplyResult) else _write(workspace, locator.round_blocks(), preview)
         locator.reload()
-        touched = (result.files_modified + result.files_created + result.files_deleted
-                   + tuple(path for move in result.files_renamed for path in move))
+        touched = result.paths_changed
         for path in touched:
             if result.written and path not in outcome.written:
                 outcome.written.append(path)

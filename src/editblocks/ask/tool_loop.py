@@ -81,9 +81,7 @@ def ask_with_tools(options: AskOptions, endpoint: Endpoint, view: View, confirm:
                 mark = "✓" if reply.ok else "✗"
                 view.note(f"{mark} {call.name} {_summary(call)}: {reply.text.splitlines()[0] if reply.text else ''}")
                 if direct and reply.result is not None and reply.result.written:
-                    done = reply.result
-                    for path in (done.files_modified + done.files_created + done.files_deleted
-                                 + tuple(path for move in done.files_renamed for path in move)):
+                    for path in reply.result.paths_changed:
                         if path not in outcome.written:
                             outcome.written.append(path)
                 messages.append({"role": "tool", "tool_call_id": call.call_id, "content": reply.text})

@@ -296,5 +296,4 @@ def _files_written(result: ApplyResult) -> int:
     """How many files the apply changed on disk: a delete or a rename is a write that Undo can take back."""
     if not result.written:
         return 0
-    return (len(result.files_modified) + len(result.files_created) + len(result.files_deleted)
-            + len(result.files_renamed))
+    return len(result.paths_changed) - len(result.files_renamed)  # a rename is one file written, not two
