@@ -12,8 +12,6 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from editblocks.document import Document, TextBuffer
-from editblocks.frontends.text_editor import LineEdit, Occurrences, insert_after, normalized, numbered, snippet
 from editblocks.model import (
     ApplyResult,
     BlockKind,
@@ -26,7 +24,9 @@ from editblocks.model import (
     counted,
 )
 from editblocks.parsing.filenames import closest_paths
-from editblocks.report.diffs import unified_diff
+from editblocks.text.diff import unified_diff
+from editblocks.text.document import Document, TextBuffer
+from editblocks.tools.text_editor import LineEdit, Occurrences, insert_after, normalized, numbered, snippet
 from editblocks.workspace.commit import PlannedWrite
 from editblocks.workspace.paths import Refusal, RefusalCode
 from editblocks.workspace.project_files import walk_files

@@ -1,4 +1,4 @@
-"""Unified diffs of what an apply changed, with intra-line highlights for people.
+"""Unified diffs of what an apply changed, and the changed words inside a changed line.
 
 Lines are aligned by `line_diff` (common leading and trailing lines cut
 first, lines unique on both sides as anchors), so a one-line edit in a
@@ -12,9 +12,8 @@ import re
 import unicodedata
 
 from rapidfuzz.distance import Indel
-from rich.text import Text
 
-from editblocks.report.line_diff import Opcode, hunks, line_opcodes
+from editblocks.text.line_diff import Opcode, hunks, line_opcodes
 
 CONTEXT_LINES = 3
 _HUNK_HEADER = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
@@ -176,25 +175,6 @@ def _offsets(tokens: list[str]) -> list[int]:
     return offsets
 
 
-def render_diff(diff: str) -> Text:
-    """A unified diff as styled text: removed/added lines in red/green, changed characters emphasised."""
-    text = Text()
-    rows = diff_rows(diff)
-    index = 0
-    while index < len(rows):
-        kind, line = rows[index]
-        if kind == "-":
-            removed = _run(rows, index, "-")
-            added = _run(rows, index + len(removed), "+")
-            _append_pair(text, removed, added)
-            index += len(removed) + len(added)
-            continue
-        text.append(line + "\n", style=_ROW_STYLE[kind])
-        index += 1
-    return text
-
-
-_ROW_STYLE = {"header": "bold", "hunk": "cyan", "+": "green", " ": "dim", "\\": "dim"}
 # Control characters, C1 controls, line separators and bidirectional overrides, shown as signs or escapes:
 # a terminal obeys ESC sequences, rich silently drops a form feed or CR (shifting the highlights),
 # U+2028 breaks one line in two on screen, and a bidi override makes text read unlike what it is.
@@ -253,28 +233,3 @@ def diff_rows(diff: str) -> list[tuple[str, str]]:
 def _count(group: str | None) -> int:
     """A hunk header's `,N` line count; a missing one means 1."""
     return int(group[1:]) if group else 1
-
-
-def _run(rows: list[tuple[str, str]], start: int, kind: str) -> list[str]:
-    end = start
-    while end < len(rows) and rows[end][0] == kind:
-        end += 1
-    return [line for _, line in rows[start:end]]
-
-
-def _append_pair(text: Text, removed: list[str], added: list[str]) -> None:
-    """Removed and added lines in order, with changed characters highlighted where the lines pair up."""
-    pairs = len(removed) == len(added)
-    for position, line in enumerate(removed):
-        spans = word_changes(line[1:], added[position][1:])[0] if pairs else []
-        _append_highlighted(text, line, spans, "red", "bold white on red")
-    for position, line in enumerate(added):
-        spans = word_changes(removed[position][1:], line[1:])[1] if pairs else []
-        _append_highlighted(text, line, spans, "green", "bold white on green")
-
-
-def _append_highlighted(text: Text, line: str, spans: list[tuple[int, int]], style: str, emphasis: str) -> None:
-    start = len(text)
-    text.append(line + "\n", style=style)
-    for begin, end in spans:
-        text.stylize(emphasis, start + 1 + begin, start + 1 + end)
