@@ -15,7 +15,7 @@ from editblocks.locate.types import Ambiguous, Found, NotFound
 from editblocks.model import EditBlock, EditResult, Reading, Reason, Status
 from editblocks.parsing.dialect import holds_escaped_markers
 from editblocks.plan.outcomes import already_applied, ambiguous, found, locate_in, locate_options, not_found, with_note
-from editblocks.plan.state import BOM, FileBuffer, FileState, PlanOptions, lines_of, text_of
+from editblocks.plan.state import BOM, FileState, PlanOptions, lines_of, text_of
 from editblocks.text.document import Document
 
 
@@ -39,7 +39,7 @@ def create(block: EditBlock, state: FileState) -> EditResult:
             f"cannot create {key}: it already exists and is not empty; to change it, quote the lines to replace "
             "in the old text", Reason.FILE_EXISTS,
         )
-    state.buffer = FileBuffer(Document.new_file("\n".join(new_lines) + "\n" if new_lines else ""))
+    state.fill(Document.new_file("\n".join(new_lines) + "\n" if new_lines else ""))
     return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None,
                       len(new_lines) or None, "create", 1.0)
 

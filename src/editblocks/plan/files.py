@@ -12,7 +12,7 @@ from dataclasses import replace
 from editblocks.locate.elision import is_elision_line, is_lazy_comment
 from editblocks.model import BlockKind, EditBlock, EditResult, Format, Reason, Status
 from editblocks.plan.edits import create
-from editblocks.plan.state import BOM, FileBuffer, FileState, StateOf, lines_of
+from editblocks.plan.state import BOM, FileState, StateOf, lines_of
 from editblocks.text.document import Document
 
 
@@ -61,43 +61,42 @@ def delete(block: EditBlock, state: FileState) -> EditResult:
                               f"cannot delete {state.source.key}: the lines the diff removes are not the whole file "
                               f"as it is (they differ from line {differs} on); nothing was deleted",
                               Reason.NOT_FOUND, closest=(differs, differs))
-    state.buffer = None
-    state.removed = True
+    state.remove()
     return EditResult(block, Status.APPLIED, f"deleted {state.source.key}", Reason.NONE, strategy="delete",
                       similarity=1.0)
 
 
-def moving_sections(blocks: Sequence[EditBlock]) -> dict[int, int]:
+def moving_sections(blocks: Sequence[EditBlock]) -> dict[int, EditBlock]:
     """The hunks that belong to a move (a V4A `Update File` + `Move to` section, a git rename with hunks): the index
-    of each such hunk block mapped to its move block's.
+    of each such hunk block mapped to its move block.
 
     A front-end emits a section's hunks right before its move, each after the section's own first line.
     """
-    owner: dict[int, int] = {}
+    owner: dict[int, EditBlock] = {}
     for index, move in enumerate(blocks):
         if move.kind is not BlockKind.MOVE:
             continue
         hunk = index - 1
         while hunk >= 0 and blocks[hunk].kind is BlockKind.EDIT and blocks[hunk].path == move.path \
                 and blocks[hunk].format is move.format and blocks[hunk].line > move.line:
-            owner[hunk] = index
+            owner[hunk] = move
             hunk -= 1
     return owner
 
 
-def section_result(blocks: Sequence[EditBlock], index: int, sections: dict[int, int], failed: dict[int, int],
-                   state: FileState, state_of: StateOf) -> EditResult | None:
-    """A section that edits and moves a file is one operation: its hunks fail when its move would be refused, and
-    its move is not made when one of its hunks failed. None when the block is planned as usual."""
-    block = blocks[index]
-    if index in sections and not state.source.refusal and state.buffer is not None:
-        refused = move_refusal(blocks[sections[index]], state, state_of)
+def section_result(block: EditBlock, section: EditBlock | None, failed_hunk: int | None, state: FileState,
+                   state_of: StateOf) -> EditResult | None:
+    """A section that edits and moves a file is one operation: its hunks fail when its move (``section``) would be
+    refused, and its move is not made when one of its hunks failed (the first at line ``failed_hunk``). None when
+    the block is planned as usual."""
+    if section is not None and not state.source.refusal and state.buffer is not None:
+        refused = move_refusal(section, state, state_of)
         if refused is not None:
             return EditResult(block, Status.FAILED, f"not applied: this hunk's section also moves the file, and "
                                                     f"{refused.reason}", refused.code, refusal=refused.refusal)
-    if block.kind is BlockKind.MOVE and index in failed and state.buffer is not None \
+    if block.kind is BlockKind.MOVE and failed_hunk is not None and state.buffer is not None \
             and move_refusal(block, state, state_of) is None:
-        return EditResult(block, Status.SKIPPED, f"not moved: the hunk at line {failed[index]} of the same section "
+        return EditResult(block, Status.SKIPPED, f"not moved: the hunk at line {failed_hunk} of the same section "
                                                  f"failed, so {state.source.key} stays where it is",
                           Reason.SKIPPED_AFTER_FAILURE)
     return None
@@ -136,11 +135,7 @@ def move(block: EditBlock, state: FileState, state_of: StateOf) -> EditResult:
     if target is state:
         return EditResult(block, Status.SKIPPED, f"no change: {state.source.key} is moved onto itself",
                           Reason.NO_OP)
-    target.buffer, state.buffer = state.buffer, None
-    target.moved_from = state.moved_from or state.source.key
-    target.removed = False
-    state.removed = True
-    state.moved_to = target.source.key
+    state.move_to(target)
     return EditResult(block, Status.APPLIED, f"renamed {state.source.key} → {target.source.key}", Reason.NONE,
                       strategy="move", similarity=1.0)
 
@@ -150,8 +145,7 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
     new_lines = lines_of(block.new.removeprefix(BOM))
     buffer = state.buffer
     if buffer is None:
-        state.buffer = FileBuffer(Document.new_file("".join(line + "\n" for line in new_lines)))
-        state.removed = False
+        state.fill(Document.new_file("".join(line + "\n" for line in new_lines)))
         return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None, len(new_lines) or None,
                           "whole", 1.0)
     current = list(buffer.lines)
@@ -174,8 +168,7 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
             f"refused: line {elided} of the new content of {state.source.key} (`{new_lines[elided - 1].strip()}`) "
             "stands for code it leaves out, and replacing the file would delete that code; send the complete file, "
             "or edit blocks that quote only the lines to change", Reason.REFUSED)
-    buffer.splice(0, len(buffer.lines), new_lines, [None] * len(new_lines))
-    state.edits.append((0, len(current), len(new_lines)))
+    state.splice(0, len(buffer.lines), new_lines, [None] * len(new_lines))
     return EditResult(block, Status.APPLIED, "replaced the whole file", Reason.NONE, 1, max(1, len(current)),
                       "whole", 1.0)
 

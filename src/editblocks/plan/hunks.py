@@ -46,10 +46,7 @@ def scoped_edit(block: EditBlock, state: FileState, options: PlanOptions) -> Edi
         located_options = replace(locate_options(block, state, options), min_start=start)
         outcome = locate_in(state, lines, search, replacement, located_options, index)
     if isinstance(outcome, Found):
-        result = found(block, state, outcome)
-        if result.status is Status.APPLIED:
-            state.cursor = outcome.start + len(outcome.new_lines)
-        return result
+        return found(block, state, outcome, advances=True)
     where = "at the end of the file" if scope.at_end else f"after {after}" if after else ""
     if isinstance(outcome, Ambiguous):
         result = ambiguous(block, state.source.key, outcome, state, len(search))

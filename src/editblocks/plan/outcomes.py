@@ -51,7 +51,8 @@ def locate_in(state: FileState, lines: list[str], search: list[str], replacement
     return locate(lines, search, replacement, options, index, state.buffer.cache if state.buffer is not None else None)
 
 
-def found(block: EditBlock, state: FileState, where: Found, note: str = "") -> EditResult:
+def found(block: EditBlock, state: FileState, where: Found, note: str = "", *, advances: bool = False) -> EditResult:
+    """The block applies at ``where`` (the splice recorded), unless it changes nothing or is already there."""
     assert state.buffer is not None
     first, last = where.start + 1, max(where.start + 1, where.end)
     similarity = round(where.similarity, 4)
@@ -68,8 +69,7 @@ def found(block: EditBlock, state: FileState, where: Found, note: str = "") -> E
             "text; applying it again would repeat the added lines",
             Reason.ALREADY_APPLIED, there + 1, end, where.strategy.value, similarity,
         )
-    state.buffer.splice(where.start, where.end, where.new_lines, where.sources)
-    state.edits.append((where.start, where.end, len(where.new_lines)))
+    state.splice(where.start, where.end, where.new_lines, where.sources, advances=advances)
     reason = "; ".join(part for part in (note, _tolerance_note(where)) if part)
     return EditResult(block, Status.APPLIED, reason, Reason.NONE, first, last, where.strategy.value, similarity)
 
