@@ -21,7 +21,7 @@ from editblocks.workspace import Workspace
 
 from helpers_apply import anchored, diff_edit, guillemet, make_tree, run, single, statuses, tree_state
 
-APPLY_MODULE = importlib.import_module("editblocks.service.apply")  # the module, whose `plan_edits` tests replace
+PLANNER = importlib.import_module("editblocks.plan.planner").Planner  # whose `plan` tests follow with a change on disk
 
 
 def read(root: Path, rel: str) -> bytes:
@@ -946,15 +946,15 @@ def test_f9_permission_bits_are_kept(tmp_path, mode):
 
 
 def _plan_then_tamper(monkeypatch, root: Path, tamper: dict[str, bytes]):
-    real = APPLY_MODULE.plan_edits
+    real = PLANNER.plan
 
-    def plan_edits(*args, **kwargs):
-        plan = real(*args, **kwargs)
+    def plan(self):
+        planned = real(self)
         for rel, content in tamper.items():
             (root / rel).write_bytes(content)
-        return plan
+        return planned
 
-    monkeypatch.setattr(APPLY_MODULE, "plan_edits", plan_edits)
+    monkeypatch.setattr(PLANNER, "plan", plan)
 
 
 def test_f11_file_changed_between_read_and_write_is_not_overwritten(tmp_path, monkeypatch):
@@ -980,14 +980,14 @@ def test_f11_file_created_by_someone_else_meanwhile(tmp_path, monkeypatch):
 
 def test_f11_file_deleted_meanwhile(tmp_path, monkeypatch):
     make_tree(tmp_path, {"a.py": "one\n"})
-    real = APPLY_MODULE.plan_edits
+    real = PLANNER.plan
 
-    def plan_edits(*args, **kwargs):
-        plan = real(*args, **kwargs)
+    def plan(self):
+        planned = real(self)
         (tmp_path / "a.py").unlink()
-        return plan
+        return planned
 
-    monkeypatch.setattr(APPLY_MODULE, "plan_edits", plan_edits)
+    monkeypatch.setattr(PLANNER, "plan", plan)
     result = single(run(tmp_path, diff_edit("a.py", ("one\n", "ONE\n"))))
     assert result.status is Status.FAILED and "changed on disk" in result.reason
     assert not (tmp_path / "a.py").exists()

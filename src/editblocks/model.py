@@ -164,6 +164,11 @@ class Diagnostic:
     def __str__(self) -> str:
         return f"line {self.line}: {self.severity.value}: {self.message}"
 
+    @property
+    def code(self) -> str:
+        """A stable name for the kind of finding, where it has one (`no-op`), else ""; never part of equality."""
+        return ""
+
 
 class HasDiagnostics:
     """`errors` and `warnings` for any result that carries `diagnostics`."""

@@ -106,6 +106,25 @@ def formatted_diagnostic(severity: Severity, line: int, template: str, other: in
     return made
 
 
+class NoOpWarning(Diagnostic):
+    """The warning for a block whose old and new text are identical: a report that states the block's result
+    ("no change") leaves it out, recognised by its code, never by its text."""
+
+    __slots__ = ()
+
+    @property
+    def code(self) -> str:
+        return "no-op"
+
+
+def no_op_warning(line: int) -> Diagnostic:
+    made: NoOpWarning = _new(NoOpWarning)
+    _set(made, "severity", Severity.WARNING)
+    _set(made, "line", line)
+    _set(made, "message", f"block at line {line} changes nothing (its old and new text are identical)")
+    return made
+
+
 def shell_suggestion(command: str, line: int) -> ShellSuggestion:
     made: ShellSuggestion = _new(ShellSuggestion)
     _set(made, "command", command)

@@ -47,7 +47,7 @@ def delete(block: EditBlock, state: FileState) -> EditResult:
     buffer = state.buffer
     if buffer is None:
         return missing(block, state, "delete")
-    if block.path in state.source.links:
+    if block.path in state.links:
         return _by_link(block, state, "delete")
     if block.old:
         expected = lines_of(block.old)
@@ -106,10 +106,10 @@ def move_refusal(block: EditBlock, state: FileState, state_of: StateOf) -> EditR
     """Why the move ``block`` cannot be made from where its file is now, if it cannot: checked before the hunks of
     its section too, so that a section never edits a file it then fails to move."""
     assert block.move_to is not None
-    if block.path in state.source.links:
+    if block.path in state.links:
         return _by_link(block, state, "move")
     target = state_of(block.move_to)
-    if block.move_to in target.source.links:
+    if block.move_to in target.links:
         return EditResult(block, Status.FAILED, f"refused: cannot move {state.source.key} to {block.move_to}: that "
                                                 f"path leads through a symlink (to {target.source.key}); nothing was "
                                                 "moved", Reason.REFUSED)

@@ -143,6 +143,7 @@ class Planner:
         if state is None:
             buffer = FileBuffer(Document.from_text(source.text)) if source.text is not None else None
             state = self._states[source.key] = FileState(source, buffer, self._pending)
+        state.links.update(source.links)
         return state
 
     def _plan_block(self, block: EditBlock, state: FileState) -> EditResult:

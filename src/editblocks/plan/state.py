@@ -144,6 +144,8 @@ class FileState:
     removed: bool = False  # deleted, or moved away, by a block
     moved_from: str | None = None
     moved_to: str | None = None
+    links: set[str] = field(default_factory=set)
+    """Spellings that reach the file through a symlink (gathered from every spelling's `Source`)."""
 
     def current_line(self, line: int) -> int:
         """Where the file's original 0-based ``line`` is now, after the edits made so far."""
