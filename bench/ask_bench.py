@@ -20,9 +20,8 @@ from collections.abc import Callable
 from rich.console import Console
 
 from editblocks.ask.display import LiveView
-from editblocks.ask.live import BlockLocated, LiveAnswer
-from editblocks.ask.locator import LiveLocator
 from editblocks.plan import Source
+from editblocks.service.live import BlockLocated, LiveAnswer, LiveLocator
 
 LINES = 20_000
 CHUNK = 4

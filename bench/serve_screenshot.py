@@ -17,7 +17,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from editblocks.web import ReviewServer, ReviewSession
+from editblocks.web import ReviewServer, ReviewState
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CHROMIUM = os.environ.get("EDITBLOCKS_CHROMIUM", "/usr/bin/chromium")
@@ -46,7 +46,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         root = Path(folder) / "project"
         shutil.copytree(EXAMPLES / "project", root)
-        session = ReviewSession(root)
+        session = ReviewState(root)
         session.load((EXAMPLES / "response.md").read_text() + MISQUOTED)
         browser = playwright.chromium.launch(executable_path=CHROMIUM)
         page = browser.new_page(viewport={"width": options.width, "height": 900},

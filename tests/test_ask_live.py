@@ -9,13 +9,12 @@ from ask_server import Answer, scripted
 
 from editblocks.ask.client import Endpoint
 from editblocks.ask.display import QuietView
-from editblocks.ask.live import BlockLocated, BlockWithdrawn, LiveAnswer
-from editblocks.ask.locator import LiveLocator
 from editblocks.ask.outcome import AskOptions
 from editblocks.ask.rounds import ask
 from editblocks.model import Status
 from editblocks.parsing.stream import parse
 from editblocks.plan import Source, plan_edits
+from editblocks.service.live import BlockLocated, BlockWithdrawn, LiveAnswer, LiveLocator
 
 FILES = {"a.py": "one = 1\ntwo = 2\nthree = 3\n", "b.py": "x = 1\ny = 2\n"}
 

@@ -21,14 +21,13 @@ from typing import Any
 
 from editblocks.ask.client import Endpoint, EndpointError, StreamDropped, make_client, stream_answer
 from editblocks.ask.display import View
-from editblocks.ask.live import LiveAnswer
-from editblocks.ask.locator import LiveLocator, Located
 from editblocks.ask.messages import Message, conversation, feedback_turns
 from editblocks.ask.outcome import AskOptions, AskOutcome, Confirm, Round, clean, prompt_files
 from editblocks.model import ApplyResult, EditResult, Reason, Status, counted
 from editblocks.plan import Source
 from editblocks.report.feedback import feedback_message
 from editblocks.report.serialize import apply_json, json_text
+from editblocks.service.live import LiveAnswer, LiveLocator, Located
 from editblocks.workspace import Refusal, Workspace, WorkspaceError
 from editblocks.workspace.run_records import RunRecord, start_record
 

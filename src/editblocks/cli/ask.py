@@ -125,11 +125,11 @@ def _ask_on_page(options: AskOptions, endpoint: Endpoint) -> AskOutcome:
     from editblocks.ask.page import PageView, apply_at_once, page_confirm
     from editblocks.ask.rounds import ask
     from editblocks.cli.shared import workspace_error
-    from editblocks.web import ReviewServer, ReviewSession
+    from editblocks.web import ReviewServer, ReviewState
     from editblocks.workspace import WorkspaceError
 
     try:
-        session = ReviewSession(options.root)
+        session = ReviewState(options.root)
     except WorkspaceError as error:
         raise workspace_error(error) from None
     try:

@@ -25,11 +25,11 @@ def review(text: str | None, root: str, *, port: int, format_: str = "auto",
            apply_options: Mapping[str, Any] | None = None) -> None:
     """Serve the page (on ``text`` when given) and print its address; return when Ctrl-C stops it."""
     require_web()
-    from editblocks.web import ReviewServer, ReviewSession
+    from editblocks.web import ReviewServer, ReviewState
     from editblocks.workspace import WorkspaceError
 
     try:
-        session = ReviewSession(root, format=format_, apply_options=apply_options)
+        session = ReviewState(root, format=format_, apply_options=apply_options)
     except WorkspaceError as error:
         raise workspace_error(error) from None
     if text is not None:

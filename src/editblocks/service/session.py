@@ -16,6 +16,7 @@ from editblocks.model import ApplyResult, Diagnostic, EditBlock, Format, ParseRe
 from editblocks.parsing.stream import parse
 from editblocks.plan import Plan, abort_plan
 from editblocks.plan.planner import Planner
+from editblocks.service.live import LiveAnswer, LiveLocator
 from editblocks.service.options import ApplyOptions
 from editblocks.service.reading import StoreReader
 from editblocks.service.results import apply_result, clean, not_written, refused_run
@@ -55,6 +56,16 @@ class EditSession:
         known = self.options.known_files
         return Planner(reader, self.options.plan_options(), lambda: known if known is not None else
                        self.store.files()), reader
+
+    def live_locator(self) -> LiveLocator:
+        """In-memory copies of the store's files for live verdicts, carried from round to round (`LiveLocator`)."""
+        known = self.options.known_files
+        return LiveLocator(StoreReader(self.store), self.options.plan_options(),
+                           lambda: known if known is not None else self.store.files())
+
+    def live(self, format: Format | str | None = None, locator: LiveLocator | None = None) -> LiveAnswer:
+        """An answer to stream: every block gets its verdict the moment it ends, from the planner `apply` uses."""
+        return LiveAnswer(locator or self.live_locator(), format or self.options.format, self.options.known_files)
 
     def preview(self, edits: Edits) -> ApplyResult:
         """Every block decided against the files as they are; nothing is written (a dry run)."""
