@@ -58,10 +58,14 @@ class ApplyOptions:
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> ApplyOptions:
-        """Options from a mapping keyed by field name or option spelling (`on-failure`, `on_failure`); the old
-        `apply()` keywords `policy` and `journal_max_bytes` are read too. Raises `ArgumentError` for an unknown
-        name or a value of the wrong kind."""
-        known = {field.name: field for field in fields(cls)}
+        """Options from a mapping: see `updated`."""
+        return cls().updated(values)
+
+    def updated(self, values: Mapping[str, Any]) -> ApplyOptions:
+        """These options with the values of a mapping keyed by field name or option spelling (`on-failure`,
+        `on_failure`; the old `apply()` keywords `policy` and `journal_max_bytes` are read too); a value of None
+        leaves the field as it is. Raises `ArgumentError` for an unknown name or a value of the wrong kind."""
+        known = {field.name for field in fields(self)}
         given: dict[str, Any] = {}
         for key, value in values.items():
             name = key.replace("-", "_")
@@ -71,9 +75,10 @@ class ApplyOptions:
                 name, value = "journal_max_mb", None if value is None else value / MIB
             if name not in known:
                 raise ArgumentError(f"{key!r} is not an option; the options are {', '.join(sorted(known))}")
-            given[name] = value
+            if value is not None:
+                given[name] = value
         try:
-            return cls(**{name: value for name, value in given.items() if value is not None or name == "on_failure"})
+            return replace(self, **given)
         except ValueError as error:
             raise ArgumentError(str(error)) from None
 

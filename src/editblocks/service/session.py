@@ -10,7 +10,7 @@ session over a `MemoryStore` previews, evaluates and tests without a disk;
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from editblocks.model import ApplyResult, Diagnostic, EditBlock, Format, ParseResult, Policy, Severity, ShellSuggestion
 from editblocks.parsing.stream import parse
@@ -105,12 +105,16 @@ class EditSession:
         return apply_result(plan, snapshots, written=outcome.written, shell=shell, diagnostics=diagnostics,
                             notes=notes)
 
-    def undo(self, *, force: bool = False) -> UndoOutcome:
+    def undo(self, *, force: bool = False, only: Callable[[], str | None] | None = None) -> UndoOutcome:
         """Undo the last run (see `Workspace.undo`), under the store's lock; a store that never recorded a run
-        has nothing to undo (and no journal is made to find that out)."""
+        has nothing to undo (and no journal is made to find that out). ``only``, asked under the lock, says why
+        this run must not be undone (None: undo it)."""
         if not self.store.has_journal():
             return UndoOutcome((), (), (), "nothing to undo", ok=False)
         with self.store.lock(wait=self.options.lock_wait):
+            refused = only() if only is not None else None
+            if refused is not None:
+                return UndoOutcome((), (), (), refused, ok=False)
             return self.store.undo(force=force)
 
     # --- what to tell the model and the shell -----------------------------------------------------------------
