@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from editblocks.ask.messages import DEFAULT_MAX_FILE_BYTES
+from editblocks.cli.options import apply_options, options_from
 from editblocks.cli.shared import JSON_HELP, InputError, JsonAwareCommand, console, emit_json, root_option
 from editblocks.prompts import PROMPT_FORMATS
 
@@ -54,11 +55,12 @@ if TYPE_CHECKING:
 @click.option("--serve", is_flag=True,
               help="Stream every round into the review page on 127.0.0.1 (its address is printed); the page's Apply "
                    "writes the accepted blocks (with --yes: all, at once). Serves until Ctrl-C. Needs editblocks[web].")
+@apply_options(with_format=False)
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def ask_command(instruction: str, files: tuple[str, ...], model: str | None, base_url: str | None, api_key_env: str,
                 format_: str, editor: bool, tools: bool, root: str | None, dry_run: bool, yes: bool, retries: int,
                 git_commit: bool, timeout: float, backoff: float, max_file_bytes: int, serve: bool,
-                as_json: bool) -> None:
+                as_json: bool, **given: Any) -> None:
     """Ask a model to edit FILES as INSTRUCTION says; its blocks are located live and applied after a yes."""
     from editblocks.ask.client import MISSING_EXTRA
 
@@ -86,7 +88,8 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
         key = "no-key"  # local servers (llama.cpp, Ollama, vLLM) usually take any key
     endpoint = Endpoint(model, base_url, key, timeout=timeout, backoff=backoff)
     options = AskOptions(instruction, files, root or ".", Format(format_), editor=editor, dry_run=dry_run, yes=yes,
-                         retries=retries, git_commit=git_commit, max_file_bytes=max_file_bytes, tools=tools)
+                         retries=retries, git_commit=git_commit, max_file_bytes=max_file_bytes, tools=tools,
+                         apply=options_from(given, root=root))
     try:
         if serve:
             outcome = _ask_on_page(options, endpoint)
@@ -129,7 +132,7 @@ def _ask_on_page(options: AskOptions, endpoint: Endpoint) -> AskOutcome:
     from editblocks.workspace import WorkspaceError
 
     try:
-        session = ReviewState(options.root)
+        session = ReviewState(options.root, options=options.apply_options())
     except WorkspaceError as error:
         raise workspace_error(error) from None
     try:

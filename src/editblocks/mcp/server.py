@@ -22,6 +22,7 @@ from pydantic import Field
 
 from editblocks.parsing.catalog import CATALOG
 from editblocks.prompts import PROMPT_FORMATS, system_prompt
+from editblocks.service.options import ApplyOptions
 from editblocks.service.tool_handler import ToolHandler
 from editblocks.tools.definitions import APPLY_EDITS, APPLY_PATCH, CHECK_EDITS, TEXT_EDITOR, UNDO, tool_specs
 
@@ -31,9 +32,11 @@ LOG_LEVEL: Final[Literal["WARNING"]] = "WARNING"
 """The SDK's INFO lines (one per request) would bury editblocks' own messages on stderr."""
 
 
-def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False) -> MCPServer:
-    """An MCP server whose tools edit files under ``root`` only."""
-    handler = ToolHandler(root, fuzzy=fuzzy, git_add=git_add)
+def build_server(root: str | os.PathLike[str], *, options: ApplyOptions | None = None, fuzzy: bool | None = None,
+                 git_add: bool | None = None) -> MCPServer:
+    """An MCP server whose tools edit files under ``root`` only, applying as ``options`` say (``fuzzy`` and
+    ``git_add`` are the older spelling of two of them)."""
+    handler = ToolHandler(root, options=options, fuzzy=fuzzy, git_add=git_add)
     descriptions = {spec.name: spec.description for spec in tool_specs()}
     server: MCPServer = MCPServer(SERVER_NAME, log_level=LOG_LEVEL, instructions=(
         f"Edits files of one project (its root is fixed: {handler.root}). Paths are relative to that root. "
@@ -114,10 +117,10 @@ def check_port(port: int) -> None:
         probe.bind(("127.0.0.1", port))
 
 
-def serve(root: str | os.PathLike[str], *, http: bool = False, port: int = 8000, fuzzy: bool = False,
-          git_add: bool = False) -> None:
+def serve(root: str | os.PathLike[str], *, http: bool = False, port: int = 8000,
+          options: ApplyOptions | None = None) -> None:
     """Run the server over stdio, or streamable HTTP on 127.0.0.1 with ``http``, until it is stopped."""
-    server = build_server(root, fuzzy=fuzzy, git_add=git_add)
+    server = build_server(root, options=options)
     if http:
         server.run("streamable-http", host="127.0.0.1", port=port)
     else:

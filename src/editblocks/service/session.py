@@ -14,13 +14,14 @@ from collections.abc import Callable, Sequence
 
 from editblocks.model import ApplyResult, Diagnostic, EditBlock, Format, ParseResult, Policy, Severity, ShellSuggestion
 from editblocks.parsing.stream import parse
-from editblocks.plan import Plan, abort_plan
+from editblocks.plan import FilePlan, Plan, abort_plan
 from editblocks.plan.planner import Planner
 from editblocks.service.live import LiveAnswer, LiveLocator
 from editblocks.service.options import ApplyOptions
 from editblocks.service.reading import StoreReader
 from editblocks.service.results import apply_result, clean, not_written, refused_run
 from editblocks.workspace.commit import PlannedWrite
+from editblocks.workspace.reading import FileSnapshot
 from editblocks.workspace.store import FileStore
 from editblocks.workspace.undo import UndoOutcome
 from editblocks.workspace.workspace import Workspace
@@ -99,11 +100,21 @@ class EditSession:
         modes = {f.key: snapshots[f.moved_from].mode for f in plan.files if f.moved_from is not None}
         outcome = self.store.commit([PlannedWrite(snapshots[f.key], f.text, f.deleted, modes.get(f.key))
                                      for f in plan.files], git_add=self.options.git_add)
-        notes = (outcome.git_error,) if outcome.git_error else ()
+        notes: tuple[str, ...] = (outcome.git_error,) if outcome.git_error else ()
         if not outcome.written:
+            notes += () if plan.results else (outcome.error,)  # no block result to say why
             plan = not_written(plan, outcome.changed_on_disk, outcome.error)
         return apply_result(plan, snapshots, written=outcome.written, shell=shell, diagnostics=diagnostics,
                             notes=notes)
+
+    def write(self, files: Sequence[tuple[FileSnapshot, str]]) -> ApplyResult:
+        """Write whole texts decided elsewhere (a scratch copy's), all or nothing, under the store's lock; each is
+        checked against the snapshot it was made from. When nothing is written, the notes say why."""
+        reader = StoreReader(self.store)
+        reader.snapshots.update((snapshot.rel, snapshot) for snapshot, _ in files)
+        plan = Plan((), tuple(FilePlan(snapshot.rel, snapshot.text, text) for snapshot, text in files))
+        with self.store.lock(wait=self.options.lock_wait):
+            return self.commit(plan, reader)
 
     def undo(self, *, force: bool = False, only: Callable[[], str | None] | None = None) -> UndoOutcome:
         """Undo the last run (see `Workspace.undo`), under the store's lock; a store that never recorded a run

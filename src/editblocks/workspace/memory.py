@@ -52,6 +52,7 @@ class MemoryStore:
         self._files: dict[str, _File | None] = {}  # None: deleted here (over a base)
         self._runs: list[_Run] = []
         self._count = 0
+        self._planned_from: dict[str, FileSnapshot] = {}  # over a base: the base's file each write started from
         for path, content in (files or {}).items():
             rel = self.resolve(path)
             if isinstance(rel, Refusal):
@@ -95,6 +96,9 @@ class MemoryStore:
         return sorted(listed - {rel for rel, held in self._files.items() if held is None})
 
     def folder(self, path: str) -> str | None:
+        found = self._base.folder(path) if self._base is not None else None
+        if found is not None:
+            return found
         stripped = path.strip().replace("\\", "/").strip("/")
         if stripped in ("", "."):
             return ""
@@ -102,13 +106,18 @@ class MemoryStore:
         return normal if any(rel.startswith(normal + "/") for rel in self.files()) else None
 
     def entries(self, folder: str) -> list[tuple[str, bool]]:
+        found = dict(self._base.entries(folder)) if self._base is not None else {}
         prefix = f"{folder}/" if folder else ""
-        found: dict[str, bool] = {}
-        for rel in self.files():
-            if rel.startswith(prefix):
-                first, _, rest = rel[len(prefix) :].partition("/")
-                if not first.startswith("."):
-                    found[first] = found.get(first, False) or bool(rest)
+        for rel, held in self._files.items():
+            if not rel.startswith(prefix):
+                continue
+            first, _, rest = rel[len(prefix) :].partition("/")
+            if first.startswith("."):
+                continue
+            if held is not None:
+                found[first] = found.get(first, False) or bool(rest)
+            elif not rest and not any(other.startswith(prefix + first) for other in self.files()):
+                found.pop(first, None)  # removed here
         return sorted(found.items())
 
     def text(self, path: str) -> str | None:
@@ -119,6 +128,12 @@ class MemoryStore:
     def changed(self) -> dict[str, str | None]:
         """Every file written here (over a base: what differs from it), with its text; None for a removed file."""
         return {rel: self.text(rel) if held is not None else None for rel, held in sorted(self._files.items())}
+
+    def layer(self) -> list[tuple[FileSnapshot, str | None]]:
+        """Over a base: each file this layer changed, as the base's snapshot it was first planned from and its
+        text here now (None: removed here), for writing the layer to the base in one commit checked against them."""
+        return [(snapshot, self.text(rel) if self._files.get(rel) is not None else None)
+                for rel, snapshot in sorted(self._planned_from.items())]
 
     # --- writing ----------------------------------------------------------------------------------------------
 
@@ -137,6 +152,8 @@ class MemoryStore:
                                                             "from the current files", None)
         after: dict[str, _File | None] = {}
         for write in writes:
+            if self._base is not None and write.snapshot.rel not in self._files:
+                self._planned_from.setdefault(write.snapshot.rel, write.snapshot)
             if write.delete:
                 after[write.snapshot.rel] = None
                 continue
