@@ -46,8 +46,14 @@ if TYPE_CHECKING:
     from editblocks.report.feedback import feedback_message, reply_format
     from editblocks.report.git_patch import git_patch
     from editblocks.service.apply import apply
+    from editblocks.service.options import ApplyOptions
+    from editblocks.service.session import EditSession
+    from editblocks.workspace.memory import MemoryStore
 
 _LAZY = {
+    "ApplyOptions": "editblocks.service.options",
+    "EditSession": "editblocks.service.session",
+    "MemoryStore": "editblocks.workspace.memory",
     "Validation": "editblocks.parsing.validate",
     "apply": "editblocks.service.apply",
     "example_messages": "editblocks.prompts",
@@ -78,6 +84,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "ApplyOptions",
     "ApplyResult",
     "BlockCompleted",
     "BlockKind",
@@ -87,9 +94,11 @@ __all__ = [
     "DiagnosticEvent",
     "EditBlock",
     "EditResult",
+    "EditSession",
     "Event",
     "FileDiff",
     "Format",
+    "MemoryStore",
     "ParseResult",
     "Policy",
     "Reading",

@@ -126,7 +126,7 @@ def _settle_round(options: AskOptions, session: EditSession, locator: LiveLocato
                   record: RunRecord | None) -> ApplyResult | None:
     """Show the round's verdicts and diffs, confirm, write; the round's result (None: stop here)."""
     parsed = live.result()
-    preview = replace(locator.round_result(dry_run=True), shell=parsed.shell, diagnostics=parsed.diagnostics)
+    preview = locator.round_result(dry_run=True, parsed=parsed)
     files = {key: {"before": before, "after": after, "bom": bom}
              for key, (before, after, bom) in locator.round_files().items()}
     _save(record, f"round-{current.number}.files.json", json.dumps(files, ensure_ascii=False))

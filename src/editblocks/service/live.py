@@ -118,9 +118,12 @@ class LiveLocator:
         results = tuple(located.result if located.decision is None else next(planned) for located in self._round)
         return Plan(results, plan.files, plan.aborted)
 
-    def round_result(self, *, dry_run: bool) -> ApplyResult:
-        """This round's verdicts and diffs, as `apply` would report them without writing."""
-        return apply_result(self.round_plan(), {}, written=False, dry_run=dry_run)
+    def round_result(self, *, dry_run: bool, parsed: ParseResult | None = None) -> ApplyResult:
+        """This round's verdicts and diffs, as `apply` would report them without writing (with the shell
+        suggestions and diagnostics of the answer's parse, when given)."""
+        return apply_result(self.round_plan(), {}, written=False, dry_run=dry_run,
+                            shell=parsed.shell if parsed is not None else (),
+                            diagnostics=parsed.diagnostics if parsed is not None else ())
 
     def round_files(self) -> dict[str, tuple[str | None, str | None, bool]]:
         """Every file this round touched: its text when the round began, its text now, and whether it has a BOM."""
