@@ -116,14 +116,14 @@ def mcp_replies(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str
                                                                      *flags(options)],
                                        cwd=str(root.parent), env={"PYTHONPATH": SRC})
 
-        async def session() -> None:
+        async def session(params: StdioServerParameters, option_name: str) -> None:
             async with Client(params, read_timeout_seconds=60) as client:
                 for answer_name, (_, answer) in ANSWERS.items():
                     reply = await client.call_tool("check_edits", {"edits": answer})
                     text = "".join(block.text for block in reply.content)
                     replies[(answer_name, option_name)] = (text, bool(reply.is_error))
 
-        anyio.run(session)
+        anyio.run(session, params, option_name)
     return replies
 
 

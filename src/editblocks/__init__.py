@@ -29,7 +29,7 @@ from editblocks.model import (
     ParseResult,
     Policy,
     Reading,
-    Reason,
+    ResultCode,
     Severity,
     ShellSuggested,
     ShellSuggestion,
@@ -70,6 +70,8 @@ _LAZY = {
 
 def __getattr__(name: str) -> Any:
     """Load a public name's module on first use, then keep the name here so later lookups are plain."""
+    if name == "Reason":  # the old name of ResultCode, kept (with a warning) for one minor version
+        return getattr(import_module("editblocks.model"), name)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'editblocks' has no attribute {name!r}")
@@ -103,6 +105,7 @@ __all__ = [
     "Policy",
     "Reading",
     "Reason",
+    "ResultCode",
     "Severity",
     "ShellSuggested",
     "ShellSuggestion",

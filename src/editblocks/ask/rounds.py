@@ -25,7 +25,7 @@ from editblocks.ask.display import View
 from editblocks.ask.messages import Message, conversation, feedback_turns
 from editblocks.ask.outcome import AskOptions, AskOutcome, Confirm, Round, prompt_files
 from editblocks.errors import WorkspaceError
-from editblocks.model import ApplyResult, EditResult, Reason, Status, counted
+from editblocks.model import ApplyResult, EditResult, ResultCode, Status, counted
 from editblocks.report.serialize import apply_json, json_text
 from editblocks.service.live import LiveAnswer, LiveLocator, Located
 from editblocks.service.results import clean
@@ -167,7 +167,7 @@ def _write(session: EditSession, located: Sequence[Located], preview: ApplyResul
         written = session.apply(fresh)
     except WorkspaceError as error:
         reason = f"not written: {error}"
-        refused = tuple(replace(r, status=Status.SKIPPED, code=Reason.ABORTED, reason=reason)
+        refused = tuple(replace(r, status=Status.SKIPPED, code=ResultCode.ABORTED, reason=reason)
                         if r.status is Status.APPLIED else r for r in preview.results)
         return replace(preview, results=refused, written=False, dry_run=False, notes=(reason,))
     by_block = iter(written.results)

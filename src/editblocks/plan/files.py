@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from editblocks.locate.elision import is_elision_line, is_lazy_comment
-from editblocks.model import BlockKind, EditBlock, EditResult, Format, Reason, Status
+from editblocks.model import BlockKind, EditBlock, EditResult, Format, ResultCode, Status
 from editblocks.plan.edits import create
 from editblocks.plan.state import BOM, FileState, StateOf, lines_of
 from editblocks.text.document import Document
@@ -19,7 +19,7 @@ from editblocks.text.document import Document
 def add(block: EditBlock, state: FileState) -> EditResult:
     """A patch's new file: as any created file, but a refusal says how a patch changes an existing file."""
     result = create(block, state)
-    if result.code is not Reason.FILE_EXISTS:
+    if result.code is not ResultCode.FILE_EXISTS:
         return result
     key = state.source.key
     if block.format is Format.V4A:
@@ -34,13 +34,13 @@ def _by_link(block: EditBlock, state: FileState, doing: str) -> EditResult:
     return EditResult(block, Status.FAILED,
                       f"refused: cannot {doing} {block.path}: it is a symlink to {state.source.key} (or leads through "
                       f"one), and this would {doing} {state.source.key} instead; nothing was changed; {doing} "
-                      f"{state.source.key} by its own name if that is meant", Reason.REFUSED)
+                      f"{state.source.key} by its own name if that is meant", ResultCode.REFUSED)
 
 
 def missing(block: EditBlock, state: FileState, doing: str) -> EditResult:
     gone = " (an earlier block of this answer removed it)" if state.removed else ""
     return EditResult(block, Status.FAILED, f"cannot {doing} {state.source.key}: no such file{gone}",
-                      Reason.FILE_NOT_FOUND)
+                      ResultCode.FILE_NOT_FOUND)
 
 
 def delete(block: EditBlock, state: FileState) -> EditResult:
@@ -60,9 +60,9 @@ def delete(block: EditBlock, state: FileState) -> EditResult:
             return EditResult(block, Status.FAILED,
                               f"cannot delete {state.source.key}: the lines the diff removes are not the whole file "
                               f"as it is (they differ from line {differs} on); nothing was deleted",
-                              Reason.NOT_FOUND, closest=(differs, differs))
+                              ResultCode.NOT_FOUND, closest=(differs, differs))
     state.remove()
-    return EditResult(block, Status.APPLIED, f"deleted {state.source.key}", Reason.NONE, strategy="delete",
+    return EditResult(block, Status.APPLIED, f"deleted {state.source.key}", ResultCode.NONE, strategy="delete",
                       similarity=1.0)
 
 
@@ -98,7 +98,7 @@ def section_result(block: EditBlock, section: EditBlock | None, failed_hunk: int
             and move_refusal(block, state, state_of) is None:
         return EditResult(block, Status.SKIPPED, f"not moved: the hunk at line {failed_hunk} of the same section "
                                                  f"failed, so {state.source.key} stays where it is",
-                          Reason.SKIPPED_AFTER_FAILURE)
+                          ResultCode.SKIPPED_AFTER_FAILURE)
     return None
 
 
@@ -112,15 +112,15 @@ def move_refusal(block: EditBlock, state: FileState, state_of: StateOf) -> EditR
     if block.move_to in target.links:
         return EditResult(block, Status.FAILED, f"refused: cannot move {state.source.key} to {block.move_to}: that "
                                                 f"path leads through a symlink (to {target.source.key}); nothing was "
-                                                "moved", Reason.REFUSED)
+                                                "moved", ResultCode.REFUSED)
     if target.source.refusal:
         return EditResult(block, Status.FAILED, f"cannot move {state.source.key} to {block.move_to}: "
-                                                f"{target.source.refusal}", Reason.REFUSED,
+                                                f"{target.source.refusal}", ResultCode.REFUSED,
                           refusal=target.source.refusal_code)
     if target is not state and target.buffer is not None:
         return EditResult(block, Status.FAILED, f"cannot move {state.source.key} to {target.source.key}: "
                                                 f"{target.source.key} already exists; nothing was moved",
-                          Reason.FILE_EXISTS)
+                          ResultCode.FILE_EXISTS)
     return None
 
 
@@ -134,9 +134,9 @@ def move(block: EditBlock, state: FileState, state_of: StateOf) -> EditResult:
     target = state_of(block.move_to)
     if target is state:
         return EditResult(block, Status.SKIPPED, f"no change: {state.source.key} is moved onto itself",
-                          Reason.NO_OP)
+                          ResultCode.NO_OP)
     state.move_to(target)
-    return EditResult(block, Status.APPLIED, f"renamed {state.source.key} → {target.source.key}", Reason.NONE,
+    return EditResult(block, Status.APPLIED, f"renamed {state.source.key} → {target.source.key}", ResultCode.NONE,
                       strategy="move", similarity=1.0)
 
 
@@ -146,19 +146,19 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
     buffer = state.buffer
     if buffer is None:
         state.fill(Document.new_file("".join(line + "\n" for line in new_lines)))
-        return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None, len(new_lines) or None,
+        return EditResult(block, Status.APPLIED, "", ResultCode.NONE, 1 if new_lines else None, len(new_lines) or None,
                           "whole", 1.0)
     current = list(buffer.lines)
     if current and current[0].startswith(BOM):
         current[0] = current[0][1:]
     if current == new_lines:
         return EditResult(block, Status.SKIPPED, f"already applied: {state.source.key} already has exactly this "
-                                                 "content", Reason.ALREADY_APPLIED, 1, len(new_lines), "whole", 1.0)
+                                                 "content", ResultCode.ALREADY_APPLIED, 1, len(new_lines), "whole", 1.0)
     if not new_lines and any(line.strip() for line in current):
         return EditResult(
             block, Status.FAILED,
             f"refused: the new content of {state.source.key} is empty, and replacing the file would delete all of "
-            "it; send the complete file, or delete the file if that is meant", Reason.REFUSED)
+            "it; send the complete file, or delete the file if that is meant", ResultCode.REFUSED)
     own = {line.strip() for line in current}
     elided = next((number for number, line in enumerate(new_lines, 1)
                    if (is_elision_line(line) or is_lazy_comment(line)) and line.strip() not in own), None)
@@ -167,9 +167,9 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
             block, Status.FAILED,
             f"refused: line {elided} of the new content of {state.source.key} (`{new_lines[elided - 1].strip()}`) "
             "stands for code it leaves out, and replacing the file would delete that code; send the complete file, "
-            "or edit blocks that quote only the lines to change", Reason.REFUSED)
+            "or edit blocks that quote only the lines to change", ResultCode.REFUSED)
     state.splice(0, len(buffer.lines), new_lines, [None] * len(new_lines))
-    return EditResult(block, Status.APPLIED, "replaced the whole file", Reason.NONE, 1, max(1, len(current)),
+    return EditResult(block, Status.APPLIED, "replaced the whole file", ResultCode.NONE, 1, max(1, len(current)),
                       "whole", 1.0)
 
 

@@ -1,6 +1,6 @@
 """The incremental planner: decide one block at a time against in-memory copies of its files.
 
-Pure: the caller says how to get a file's text (`Source`); the planner
+Pure: the caller says how to get a file's text (`TargetFile`); the planner
 decides each block against the file as the accepted blocks before it left
 it. `decide` gives a block's verdict without taking it, so a live display
 can show the verdict the moment the block ends and take the block only when
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from editblocks.model import FRONT_END_FORMATS, BlockKind, EditBlock, EditResult, Policy, Reason, Status
+from editblocks.model import FRONT_END_FORMATS, BlockKind, EditBlock, EditResult, Policy, ResultCode, Status
 from editblocks.parsing.filenames import closest_paths
 from editblocks.plan.edits import create, edit
 from editblocks.plan.files import add, delete, move, moving_sections, section_result, whole
@@ -27,8 +27,8 @@ from editblocks.plan.state import (
     FileState,
     Plan,
     PlanOptions,
-    Source,
     StateOf,
+    TargetFile,
     apply_change,
     default_policy,
 )
@@ -52,13 +52,13 @@ class Planner:
     the files to suggest from when a block names a file that does not exist (called only then).
     """
 
-    def __init__(self, source_for: Callable[[str], Source], options: PlanOptions = PlanOptions(),
+    def __init__(self, source_for: Callable[[str], TargetFile], options: PlanOptions = PlanOptions(),
                  existing: Callable[[], Sequence[str]] = tuple) -> None:
         self._source_for = source_for
         self._options = options
         self._existing = existing
         self._listed: Sequence[str] | None = None
-        self._sources: dict[str, Source] = {}
+        self._sources: dict[str, TargetFile] = {}
         self._states: dict[str, FileState] = {}
         self._pending: list[Change] = []
         self._results: list[EditResult] = []
@@ -70,7 +70,7 @@ class Planner:
     def options(self) -> PlanOptions:
         return self._options
 
-    def source(self, path: str) -> Source:
+    def source(self, path: str) -> TargetFile:
         """What is known of the file ``path`` names, as the planner first read it."""
         source = self._sources.get(path)
         if source is None:
@@ -150,11 +150,11 @@ class Planner:
         options = self._options
         source = state.source
         if source.refusal:
-            return EditResult(block, Status.FAILED, source.refusal, Reason.REFUSED, refusal=source.refusal_code)
+            return EditResult(block, Status.FAILED, source.refusal, ResultCode.REFUSED, refusal=source.refusal_code)
         if state.failed_at is not None and (options.policy or default_policy(block.format)) is Policy.SKIP_FILE:
             return EditResult(
                 block, Status.SKIPPED, f"skipped: an earlier block for {source.key} (line {state.failed_at}) failed",
-                Reason.SKIPPED_AFTER_FAILURE,
+                ResultCode.SKIPPED_AFTER_FAILURE,
             )
         if block.kind is BlockKind.CREATE and block.format not in FRONT_END_FORMATS:
             return create(block, state)
@@ -167,12 +167,12 @@ class Planner:
             suggestions = closest_paths(block.path, self._listed)
             if suggestions:
                 reason += "; did you mean " + " or ".join(f"`{path}`" for path in suggestions) + "?"
-            return EditResult(block, Status.FAILED, reason, Reason.FILE_NOT_FOUND)
+            return EditResult(block, Status.FAILED, reason, ResultCode.FILE_NOT_FOUND)
         return edit(block, state, options)
 
 
 def plan_edits(
-    blocks: Sequence[EditBlock], sources: Mapping[str, Source], options: PlanOptions = PlanOptions(),
+    blocks: Sequence[EditBlock], sources: Mapping[str, TargetFile], options: PlanOptions = PlanOptions(),
     existing: Sequence[str] = (),
 ) -> Plan:
     """Decide every block against the current in-memory text of its file: `Planner`, fed the whole answer.
@@ -185,15 +185,15 @@ def plan_edits(
     return planner.plan()
 
 
-def unread(path: str) -> Source:
+def unread(path: str) -> TargetFile:
     """A file the caller did not read (a move's target it was not told of): refused, never a crash."""
-    return Source(path, None, refusal=f"{path} was not read for this plan", refusal_code="unreadable")
+    return TargetFile(path, None, refusal=f"{path} was not read for this plan", refusal_code="unreadable")
 
 
 def abort_plan(plan: Plan, why: str) -> Plan:
     """Nothing is written: blocks that would have applied are reported as skipped, saying why."""
     results = tuple(
-        replace(r, status=Status.SKIPPED, code=Reason.ABORTED, reason=f"not applied: {why}; nothing was written")
+        replace(r, status=Status.SKIPPED, code=ResultCode.ABORTED, reason=f"not applied: {why}; nothing was written")
         if r.status is Status.APPLIED
         else r
         for r in plan.results

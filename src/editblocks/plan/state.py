@@ -24,7 +24,7 @@ def default_policy(fmt: Format) -> Policy:
 
 
 @dataclass(frozen=True)
-class Source:
+class TargetFile:
     """What the caller knows about one target file.
 
     `key` is the canonical path (two spellings of one file share it); `text`
@@ -132,7 +132,7 @@ class FileState:
     """The planner's copy of one file. Deciding a block only records the changes it would make (``pending``);
     `apply` makes them once the block is accepted, so a verdict can be given before the block is taken."""
 
-    source: Source
+    source: TargetFile
     buffer: FileBuffer | None  # None while the file does not exist
     pending: list[Change] = field(default_factory=list)
     """Shared by every file of one planner: the changes of the block being decided."""
@@ -145,7 +145,7 @@ class FileState:
     moved_from: str | None = None
     moved_to: str | None = None
     links: set[str] = field(default_factory=set)
-    """Spellings that reach the file through a symlink (gathered from every spelling's `Source`)."""
+    """Spellings that reach the file through a symlink (gathered from every spelling's `TargetFile`)."""
 
     def current_line(self, line: int) -> int:
         """Where the file's original 0-based ``line`` is now, after the edits made so far."""

@@ -30,11 +30,11 @@ from editblocks.model import (
     Event,
     Format,
     ParseResult,
-    Reason,
+    ResultCode,
     Status,
 )
 from editblocks.parsing.stream import StreamParser, parse
-from editblocks.plan import Plan, PlanOptions, Source
+from editblocks.plan import Plan, PlanOptions, TargetFile
 from editblocks.plan.files import moving_sections
 from editblocks.plan.planner import Decision, Planner
 from editblocks.plan.state import FilePlan
@@ -54,7 +54,7 @@ class Located:
 
 @dataclass
 class _Copy:
-    source: Source
+    source: TargetFile
     text: str | None  # as the rounds before this one left it
     round_start: str | None
 
@@ -62,7 +62,7 @@ class _Copy:
 class LiveLocator:
     """The files an answer edits, held in memory and updated block by block."""
 
-    def __init__(self, source_for: Callable[[str], Source], options: PlanOptions | None = None,
+    def __init__(self, source_for: Callable[[str], TargetFile], options: PlanOptions | None = None,
                  existing: Callable[[], Sequence[str]] = tuple) -> None:
         self._source_for = source_for
         self._options = options or PlanOptions()
@@ -79,7 +79,7 @@ class LiveLocator:
         key = self._planner.source(block.path).key
         if (key, block.search, block.replace) in self._applied:
             result = EditResult(block, Status.SKIPPED, "this very block already applied earlier in this run; "
-                                "not applied again", Reason.ALREADY_APPLIED, file=key)
+                                "not applied again", ResultCode.ALREADY_APPLIED, file=key)
             return Located(block, result, key, repeat=True)
         decision = self._planner.decide(block, section)
         return Located(block, decision.result, key, decision)
@@ -141,7 +141,7 @@ class LiveLocator:
     def _new_planner(self) -> Planner:
         return Planner(self._source, self._options, self._existing)
 
-    def _source(self, path: str) -> Source:
+    def _source(self, path: str) -> TargetFile:
         """A file as the earlier rounds left it: read once, then the copy."""
         key = self._keys.get(path)
         if key is None:
@@ -153,12 +153,12 @@ class LiveLocator:
                 return source
         copy = self._copies[key]
         source = copy.source
-        return Source(source.key, copy.text, source.refusal, source.refusal_code, source.bom, source.links)
+        return TargetFile(source.key, copy.text, source.refusal, source.refusal_code, source.bom, source.links)
 
     def _carry(self, file: FilePlan) -> None:
         copy = self._copies.get(file.key)
         if copy is None:
-            copy = self._copies[file.key] = _Copy(Source(file.key, None), None, None)
+            copy = self._copies[file.key] = _Copy(TargetFile(file.key, None), None, None)
         copy.text = None if file.deleted else file.text
         if file.moved_from is not None and file.moved_from in self._copies:
             self._copies[file.moved_from].text = None

@@ -1,4 +1,4 @@
-"""What the planner is told of a store's files: each path a block names, read once, as a `Source`.
+"""What the planner is told of a store's files: each path a block names, read once, as a `TargetFile`.
 
 The snapshots are kept, so the plan's writes are checked against exactly
 what was planned from, and its diffs carry each file's encoding.
@@ -6,7 +6,7 @@ what was planned from, and its diffs carry each file's encoding.
 
 from __future__ import annotations
 
-from editblocks.plan import Source
+from editblocks.plan import TargetFile
 from editblocks.workspace.paths import Refusal
 from editblocks.workspace.reading import FileSnapshot
 from editblocks.workspace.store import FileStore
@@ -19,10 +19,10 @@ class StoreReader:
         self.store = store
         self.snapshots: dict[str, FileSnapshot] = {}
 
-    def __call__(self, path: str) -> Source:
+    def __call__(self, path: str) -> TargetFile:
         read = self.store.read(path)
         if isinstance(read, Refusal):
-            return Source(path, None, read.reason, read.code.value)
+            return TargetFile(path, None, read.reason, read.code.value)
         self.snapshots[read.rel] = read
         links = frozenset({path}) if self.store.through_link(path, read.rel) else frozenset()
-        return Source(read.rel, read.text, bom=read.encoding != "utf-8", links=links)
+        return TargetFile(read.rel, read.text, bom=read.encoding != "utf-8", links=links)

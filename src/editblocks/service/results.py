@@ -13,7 +13,7 @@ from editblocks.model import (
     EditBlock,
     EditResult,
     FileDiff,
-    Reason,
+    ResultCode,
     Severity,
     ShellSuggestion,
     Status,
@@ -75,13 +75,13 @@ def not_written(plan: Plan, changed: tuple[str, ...], error: str) -> Plan:
         if result.status is Status.APPLIED:
             key = result.path
             if key in changed_set:
-                result = replace(result, status=Status.FAILED, code=Reason.CHANGED_ON_DISK,
+                result = replace(result, status=Status.FAILED, code=ResultCode.CHANGED_ON_DISK,
                                  reason=f"{key} changed on disk after it was read; nothing was written, apply again")
             elif changed_set:
-                result = replace(result, status=Status.SKIPPED, code=Reason.CHANGED_ON_DISK,
+                result = replace(result, status=Status.SKIPPED, code=ResultCode.CHANGED_ON_DISK,
                                  reason="not written: another file changed on disk after it was read")
             else:
-                result = replace(result, status=Status.FAILED, code=Reason.WRITE_FAILED, reason=error)
+                result = replace(result, status=Status.FAILED, code=ResultCode.WRITE_FAILED, reason=error)
         results.append(result)
     return Plan(tuple(results), (), aborted=True)
 
@@ -89,7 +89,7 @@ def not_written(plan: Plan, changed: tuple[str, ...], error: str) -> Plan:
 def refused_run(blocks: Sequence[EditBlock], why: str, *, shell: tuple[ShellSuggestion, ...] = (),
                 diagnostics: tuple[Diagnostic, ...] = ()) -> ApplyResult:
     """Nothing was even planned (the workspace cannot be written now): every block skipped, saying why."""
-    results = tuple(EditResult(block, Status.SKIPPED, f"not applied: {why}", Reason.ABORTED) for block in blocks)
+    results = tuple(EditResult(block, Status.SKIPPED, f"not applied: {why}", ResultCode.ABORTED) for block in blocks)
     return ApplyResult(results, (), (), shell, (), False, diagnostics, (why,))
 
 
@@ -100,7 +100,7 @@ def without_restated_warnings(diagnostics: Sequence[Diagnostic],
     A report then states each no-op block once; a no-op block that was not
     found (so its result says something else) keeps the warning.
     """
-    restated = {r.block.line for r in results if r.code is Reason.NO_OP}
+    restated = {r.block.line for r in results if r.code is ResultCode.NO_OP}
     return tuple(d for d in diagnostics
                  if not (d.severity is Severity.WARNING and d.code == "no-op" and d.line in restated))
 
@@ -108,4 +108,4 @@ def without_restated_warnings(diagnostics: Sequence[Diagnostic],
 def clean(result: ApplyResult) -> bool:
     """Every block applied (or already had), and the parser found nothing malformed: the exit status 0."""
     return bool(result.results) and not any(d.severity is Severity.ERROR for d in result.diagnostics) and all(
-        r.status is Status.APPLIED or r.code is Reason.ALREADY_APPLIED for r in result.results)
+        r.status is Status.APPLIED or r.code is ResultCode.ALREADY_APPLIED for r in result.results)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from editblocks.model import ApplyResult, BlockKind, EditBlock, EditResult, Format, Reason, Status, counted
+from editblocks.model import ApplyResult, BlockKind, EditBlock, EditResult, Format, ResultCode, Status, counted
 from editblocks.parsing.filenames import closest_paths
 from editblocks.plan import FilePlan, Plan
 from editblocks.service.reading import StoreReader
@@ -189,7 +189,8 @@ class TextEditor:
         """Write the decided text through the session (the lock is held), as a one-block run `undo` takes back."""
         reader = StoreReader(self.store)
         reader.snapshots[snapshot.rel] = snapshot
-        applied = EditResult(block, Status.APPLIED, "", Reason.NONE, span[0], span[1], "exact", 1.0, file=snapshot.rel)
+        applied = EditResult(block, Status.APPLIED, "", ResultCode.NONE, span[0], span[1], "exact", 1.0,
+                             file=snapshot.rel)
         result = self.session.commit(Plan((applied,), (FilePlan(snapshot.rel, snapshot.text, text),)), reader)
         if not result.written:
             return EditorReply(f"Error: {result.results[0].reason}", False, result)

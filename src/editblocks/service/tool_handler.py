@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from editblocks.errors import ArgumentError, WorkspaceError
-from editblocks.model import ApplyResult, BlockKind, EditBlock, Format, ParseResult, Policy, Reason, Status
+from editblocks.model import ApplyResult, BlockKind, EditBlock, Format, ParseResult, Policy, ResultCode, Status
 from editblocks.service.options import ApplyOptions
 from editblocks.service.results import clean
 from editblocks.service.session import EditSession
@@ -149,7 +149,7 @@ class ToolHandler:
             return ToolReply(f"`old_str` does not occur in {outcome.path} as written; read as whole lines it was "
                              f"found at {where} ({outcome.reason or outcome.strategy}; strategy: {outcome.strategy}) "
                              "and those lines were replaced.", True, result)
-        if outcome.code is Reason.ALREADY_APPLIED:
+        if outcome.code is ResultCode.ALREADY_APPLIED:
             return ToolReply(f"Nothing changed: {outcome.reason}.", True, result)
         detail = outcome.reason.removeprefix(f"the old text was not found in {outcome.path}").lstrip("; ")
         text = f"Error: `old_str` was not found in {outcome.path}" + (f"; {detail}." if detail else ".")

@@ -297,10 +297,14 @@ class ReviewState:
             verdicts = self._answer.verdicts
             results = {i: verdicts[block] for i, block in enumerate(blocks) if block in verdicts}
         outcomes = [BlockOutcome(block, results.get(i), i not in self._rejected) for i, block in enumerate(blocks)]
+        result = run.result if run else None
+        streaming = not self._answer.closed
+        feedback = "" if result is None or streaming or result.ok else \
+            self.session.feedback(result, self._answer.text, self._answer.result())
         outcome = Outcome(
-            answer=self._answer, blocks=outcomes, result=run.result if run else None,
-            applied=self._applied is not None, streaming=not self._answer.closed,
-            message=self._message, version=self._version, locked=bool(self._broken),
+            answer=self._answer, blocks=outcomes, result=result, applied=self._applied is not None,
+            streaming=streaming, message=self._message, version=self._version, locked=bool(self._broken),
+            feedback=feedback,
         )
         return build_view(outcome, self._read)
 
