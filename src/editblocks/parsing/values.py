@@ -6,7 +6,7 @@ tenth of its parse, and most of a short answer's result. These builders make
 the same calls directly: the values are the same classes, compare, hash and
 print the same, take the same memory (the fields stay inline; filling the
 instance dictionary instead would double it), and stay frozen to their callers.
-tests/test_parse_values.py checks each against its dataclass, field by field,
+tests/unit/parsing/test_parse_values.py checks each against its dataclass, field by field,
 so a field added to one of these classes cannot be forgotten here.
 """
 

