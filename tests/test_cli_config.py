@@ -114,7 +114,7 @@ def readme_block(language: str, after: str) -> str:
 
 
 def test_the_readme_example_works_as_it_says(workdir: Path) -> None:
-    heading = "### Defaults: `pyproject.toml` and environment variables"
+    heading = "### Defaults: config files and environment variables"
     (workdir / "pyproject.toml").write_text(readme_block("toml", heading))
     commands = [line.split("#")[0].split() for line in readme_block("bash", heading).splitlines()]
     two = diff_edit("a.py", ("nowhere\n", "y\n")) + ANSWER

@@ -431,3 +431,47 @@ def test_every_listed_key_is_an_option_and_no_key_is_both_allowed_and_refused() 
     for key in ("root", "base-url", "api-key-env", "model", "yes", "git-commit", "git-add", "http", "port", "serve",
                 "review", "force"):
         assert key in REFUSED_FROM_PROJECT
+
+
+# --- the README says what the code does --------------------------------------------------------------------------
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+TRUST_SECTION = README.split("### What a repository's config may set", 1)[1]
+
+
+def readme_table_keys(after: str) -> set[str]:
+    """The `key` names in the first column of the first table after ``after`` in the trust section."""
+    table = TRUST_SECTION.split(after, 1)[1].split("\n\n", 1)[0]
+    rows = [line.split("|")[1] for line in table.splitlines() if line.startswith("| `")]
+    return {part.split("`")[1] for row in rows for part in row.strip().split(", ") if part.startswith("`")}
+
+
+def test_the_readme_tables_are_the_allowlist_and_the_refusals() -> None:
+    from editblocks.cli.config_trust import PROJECT_PATHS, PROJECT_SETTINGS, REFUSED_FROM_PROJECT
+
+    assert readme_table_keys("| A project's file may set") == PROJECT_SETTINGS | PROJECT_PATHS
+    assert readme_table_keys("| Refused") == REFUSED_FROM_PROJECT.keys()
+
+
+def test_the_readme_examples_of_the_trust_section_run(layout: Path) -> None:
+    warning = TRUST_SECTION.split("```text\n", 1)[1].split("\n```", 1)[0]
+    project_file(layout, '[tool.editblocks]\nroot = "../home"\n')
+    [line] = warnings(run("apply", "answer.md", "--dry-run"))
+    assert line.split("/") [0] == warning.split("/")[0] and line.split(".toml")[-1] == warning.split(".toml")[-1]
+    assert line.split("[tool.editblocks]")[1].split("/")[0] == warning.split("[tool.editblocks]")[1].split("/")[0]
+    user = user_file(layout, TRUST_SECTION.split("```toml\n", 1)[1].split("```", 1)[0])
+    data = json.loads(run("config", "ask", "--json").stdout)
+    from_user = {row["option"]: row["value"] for row in data["commands"]["ask"] if row["from"] == str(user)}
+    assert from_user == {"model": "qwen2.5-coder", "base-url": "http://127.0.0.1:8080/v1", "api-key-env": "LOCAL_LLM_KEY"}
+
+
+def test_the_readme_config_commands_run_as_they_say(layout: Path) -> None:
+    heading = "### Defaults: config files and environment variables"
+    block = README.split(heading, 1)[1].split("`editblocks config` prints", 1)[1].split("```bash\n", 1)[1]
+    commands = [line.split("#")[0].split()[1:] for line in block.split("```", 1)[0].splitlines()]
+    project_file(layout, '[tool.editblocks.apply]\non-failure = "abort"\n')
+    listed, shown = (run(*command) for command in commands)
+    assert listed.exit_code == 0 and "\napply\n" in listed.stdout and "\ncheck\n" not in listed.stdout
+    assert "project file" in listed.stdout.split("on-failure", 1)[1].splitlines()[0]
+    assert shown.exit_code == 0 and "command line" in shown.stdout.split("on-failure", 1)[1].splitlines()[0]
+    assert (layout / "project" / "a.py").read_text() == "x = 1\n"

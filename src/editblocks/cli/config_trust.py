@@ -41,8 +41,7 @@ REFUSED_FROM_PROJECT = {
     "root": "it chooses which files editblocks may read and change",
     "base-url": "it chooses the server that receives the project's files",
     "api-key-env": "it chooses which secret is sent with them",
-    "model": "it chooses who answers and what it costs (a router's model name picks the provider "
-             "that receives the files)",
+    "model": "it chooses who answers and at what price, and on a router which provider receives the files",
     "yes": "it would skip the confirmation a person gives before the model's edits are written",
     "git-commit": f"it records the model's edits in git, {_USER_CHOICE}",
     "git-add": f"it changes the git index, where the user may have staged work by hand, {_USER_CHOICE}",
@@ -77,7 +76,7 @@ def project_value(key: str, value: Any, folder: Path) -> tuple[Any, str | None]:
     if key in PROJECT_SETTINGS:
         return value, None
     if key not in PROJECT_PATHS:
-        return None, REFUSED_FROM_PROJECT.get(key, OTHER_OPTIONS)
+        return None, f"a project's file may not set it ({REFUSED_FROM_PROJECT.get(key, OTHER_OPTIONS)})"
     if value in NOT_PATHS.get(key, ()):
         return value, None
     if not isinstance(value, str):
