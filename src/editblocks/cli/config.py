@@ -113,7 +113,7 @@ def load_configuration(group: click.Group, ctx: click.Context, start: Path) -> C
     """
     config = Configuration(user_file=user_config_path(), project_file=nearest_config(start))
     found = [ConfigFile(path, kind) for path, kind in ((config.project_file, "project"), (config.user_file, "user"))
-             if path is not None and path.is_file()]
+             if path is not None and os.path.isfile(path)]
     tables = [(file, table) for file in found if (table := _trusted_table(file, config))]
     if not tables:
         return config
@@ -140,7 +140,7 @@ def nearest_config(start: Path) -> Path | None:
     for folder in (start, *start.parents):
         for name in (OWN_FILE, "pyproject.toml"):
             candidate = folder / name
-            if candidate.is_file():
+            if os.path.isfile(candidate):
                 return candidate
     return None
 
@@ -163,37 +163,57 @@ def _chosen(file: ConfigFile, table: dict[str, Any], commands: dict[str, click.C
     shared = {key: value for key, value in table.items() if not isinstance(value, dict)}
     per_command = {key: value for key, value in table.items() if isinstance(value, dict)}
     for name in sorted(per_command.keys() - commands.keys()):
-        raise InputError(f"{file.path}: [{prefix}{name}] names no editblocks command{_did_you_mean(name, commands)}",
+        raise InputError(f"{file.path}: {_table_label(prefix, name)} names no editblocks command"
+                         f"{_did_you_mean(name, commands)}",
                          code="bad-config")
     chosen: dict[str, dict[str, Any]] = {}
     refused: dict[tuple[str, str], tuple[str, set[str]]] = {}  # (table, key): (why, the commands it would set)
     every_option = {key for command in commands.values() for key in options_of(command)}
     for key in sorted(shared.keys() - every_option):
-        raise InputError(f"{file.path}: [{prefix.rstrip('.') or 'top level'}] sets {key!r}, which is not an option "
+        raise InputError(f"{file.path}: {_table_label(prefix, '')} sets {key!r}, which is not an option "
                          f"of any command{_did_you_mean(key, every_option)}", code="bad-config")
     for command_name, command in commands.items():
         options = options_of(command)
         own = per_command.get(command_name, {})
         for key in sorted(own.keys() - options.keys()):
-            raise InputError(f"{file.path}: [{prefix}{command_name}] sets {key!r}, which is not an option of "
-                             f"`editblocks {command_name}`{_did_you_mean(key, options)}", code="bad-config")
+            raise InputError(f"{file.path}: {_table_label(prefix, command_name)} sets {key!r}, which is not an "
+                             f"option of `editblocks {command_name}`{_did_you_mean(key, options)}", code="bad-config")
         layered = [(key, value, "") for key, value in shared.items() if key in options]
         layered += [(key, value, command_name) for key, value in own.items()]
         for key, value, table_name in layered:
-            name = options[key].name or key
+            option = options[key]
             if file.kind == "user":
-                chosen.setdefault(command_name, {})[name] = _user_value(options[key], value)
-                continue
-            accepted, why = project_value(key, value, file.path.parent)
-            if why is None:
-                chosen.setdefault(command_name, {})[name] = accepted
+                accepted, why = _user_value(option, value), None
             else:
+                accepted, why = project_value(key, value, file.path.parent)
+            if why is not None:
                 refused.setdefault((table_name, key), (why, set()))[1].add(command_name)
+                continue
+            _check_type(f"{file.path}: {_table_label(prefix, table_name)}", key, option, accepted, command)
+            chosen.setdefault(command_name, {})[option.name or key] = accepted
     for (table_name, key), (why, names) in refused.items():
-        table_label = f"[{prefix}{table_name}]" if table_name else f"[{prefix.rstrip('.') or 'top level'}]"
-        config.ignored.append(Ignored(file.path, table_label, key, why, _set_instead(key, table_name, config.user_file),
-                                      frozenset(names)))
+        config.ignored.append(Ignored(file.path, _table_label(prefix, table_name), key, why,
+                                      _set_instead(key, table_name, config.user_file), frozenset(names)))
     return chosen
+
+
+def _table_label(prefix: str, table_name: str) -> str:
+    """How a table is written in its file: `[tool.editblocks.apply]`, `[apply]`, `[tool.editblocks]`, `[top level]`."""
+    return f"[{prefix}{table_name}]" if table_name else f"[{prefix.rstrip('.') or 'top level'}]"
+
+
+def _check_type(where: str, key: str, option: click.Option, value: Any, command: click.Command) -> None:
+    """Refuse a value the option would refuse, naming the file, now rather than in a run that never mentions it.
+
+    A path is checked when its command runs: a folder missing today must not
+    stop every other command.
+    """
+    if isinstance(option.type, click.Path):
+        return
+    try:
+        option.type_cast_value(click.Context(command), value)
+    except click.BadParameter as error:
+        raise InputError(f"{where} sets {key} = {value!r}: {error.message}", code="bad-config") from None
 
 
 def _user_value(option: click.Option, value: Any) -> Any:

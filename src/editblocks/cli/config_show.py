@@ -9,6 +9,7 @@ lists the keys and files that were ignored, with the reason.
 from __future__ import annotations
 
 import functools
+import json
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from editblocks.cli.config import Configuration, options_of
+from editblocks.cli.config import Configuration, Ignored, options_of
 from editblocks.cli.shared import JSON_HELP, JsonAwareCommand, console, emit_json
 
 CONFIGURATION = "editblocks.configuration"  # key in the context's `meta`, shared by the group and its command
@@ -66,19 +67,20 @@ def add_show_config(command: click.Command) -> None:
 @click.pass_context
 def config_command(ctx: click.Context, commands: tuple[str, ...], as_json: bool) -> None:
     """Print every option of each command (or of COMMAND) with its value and what set it, and what was ignored."""
-    group = ctx.parent.command if ctx.parent is not None else None
-    if not isinstance(group, click.Group) or ctx.parent is None:
+    parent = ctx.parent
+    if parent is None or not isinstance(parent.command, click.Group):
         raise click.UsageError("`config` runs as `editblocks config`")
-    names = [name for name in group.list_commands(ctx) if name != "config"]
+    group = parent.command
+    names = [name for name in group.list_commands(parent) if name != "config"]
     for name in commands:
         if name not in names:
             raise click.BadParameter(f"{name!r} is not an editblocks command (one of {', '.join(names)})",
                                      param_hint="COMMAND")
     sections = {}
     for name in commands or names:
-        command = group.get_command(ctx.parent, name)
+        command = group.get_command(parent, name)
         if command is not None and options_of(command):
-            sections[name] = default_settings(ctx.parent, name, command)
+            sections[name] = default_settings(parent, name, command)
     show(sections, configuration(ctx), as_json=as_json)
 
 
@@ -185,7 +187,7 @@ def _cast(ctx: click.Context, option: click.Option, value: Any) -> Any:
         return value
 
 
-def _relevant(config: Configuration, sections: dict[str, list[Setting]]) -> list[Any]:
+def _relevant(config: Configuration, sections: dict[str, list[Setting]]) -> list[Ignored]:
     return [item for item in config.ignored if item.commands is None or item.commands & sections.keys()]
 
 
@@ -194,8 +196,6 @@ def _plain(value: Any) -> Any:
 
 
 def _shown(value: Any) -> str:
-    import json
-
     if value is None:
         return "-"
     return value if isinstance(value, str) else json.dumps(_plain(value), ensure_ascii=False)
