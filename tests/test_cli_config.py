@@ -95,6 +95,7 @@ def test_the_nearest_pyproject_counts_even_without_a_table(workdir: Path, tmp_pa
     ("[tool.editblocks.aply]\nfuzzy = true\n", "[tool.editblocks.aply] names no editblocks command"),
     ("[tool.editblocks]\ncolour = true\n", "'colour', which is not an option of any command"),
     ("[tool.editblocks\n", "cannot read"),
+    ("[tool.editblocks]\nx = " + "[" * 100_000 + "]" * 100_000 + "\n", "cannot read"),
     ('[tool.editblocks.apply]\non-failure = "sometimes"\n', "[tool.editblocks.apply] sets on-failure = 'sometimes'"),
     ("[tool.editblocks]\nkeep-runs = 0\n", "[tool.editblocks] sets keep-runs = 0: 0 is not in the range x>=1"),
 ])

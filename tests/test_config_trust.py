@@ -120,7 +120,8 @@ def test_a_project_file_cannot_send_a_report_outside_its_folder(
 @pytest.mark.parametrize("value", [
     "link/report",                      # a folder link in the repository that leads out
     "report-link",                      # a file link that leads out
-    str(Path("/") / "tmp" / "x" / ".." / ".." / "etc" / "passwd-copy"),  # absolute, climbing out
+    "{project}/../outside/report",      # absolute, climbing out
+    "{outside}/report",                 # absolute, elsewhere
     ".git/hooks/pre-commit",            # inside, but git would run what lands there
     ".GIT/hooks/post-checkout",
     ".editblocks/journal/x",            # editblocks' own journal
@@ -130,6 +131,7 @@ def test_a_report_path_that_leads_out_or_into_bookkeeping_is_refused(layout: Pat
     (layout / "project" / "report-link").symlink_to(layout / "outside" / "report")
     (layout / "project" / "answer.md").write_text(FAILING)
     (layout / "project" / ".git" / "hooks").mkdir(parents=True)
+    value = value.format(project=layout / "project", outside=layout / "outside")
     project_file(layout, f"[tool.editblocks.apply]\nfeedback = {json.dumps(value)}\n")
     result = run("apply", "answer.md")
     assert result.exit_code == 1 and "feedback" in warnings(result)[0]

@@ -83,7 +83,7 @@ class Configuration:
         return [f"warning: ignoring {item.describe()}" for item in self.ignored
                 if item.commands is None or command_name in item.commands]
 
-    def _add(self, file: ConfigFile, chosen: dict[str, dict[str, Any]]) -> None:
+    def lay_over(self, file: ConfigFile, chosen: dict[str, dict[str, Any]]) -> None:
         """Lay ``chosen`` over what is there: a file added later wins."""
         for command_name, values in chosen.items():
             self.defaults.setdefault(command_name, {}).update(values)
@@ -120,7 +120,7 @@ def load_configuration(group: click.Group, ctx: click.Context, start: Path) -> C
     commands = {name: command for name in group.list_commands(ctx)
                 if (command := group.get_command(ctx, name)) is not None}
     for file, table in tables:  # the project's first, so the user's wins
-        config._add(file, _chosen(file, table, commands, config))
+        config.lay_over(file, _chosen(file, table, commands, config))
     return config
 
 
@@ -285,9 +285,10 @@ def _read(path: Path) -> tuple[int | None, dict[str, Any] | None]:
         return info.st_uid, None
     try:
         return info.st_uid, tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as error:
         if trusted:
-            raise InputError(f"cannot read {path}: {error}", code="bad-config") from None
+            why = "it is nested too deeply" if isinstance(error, RecursionError) else str(error)
+            raise InputError(f"cannot read {path}: {why}", code="bad-config") from None
         return info.st_uid, None
 
 
