@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 @click.argument("instruction")
 @click.argument("files", nargs=-1)
 @click.option("--model", default=None, help="The model to ask (also EDITBLOCKS_MODEL).")
-@click.option("--base-url", default=None,
+@click.option("--base-url", default=None, envvar="OPENAI_BASE_URL",
               help="An OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1 for llama.cpp "
                    "(default: OPENAI_BASE_URL, else OpenAI's).")
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
@@ -69,14 +69,14 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
     if serve:
         _check_serve(dry_run=dry_run, tools=tools, as_json=as_json)
     if not model:
-        raise InputError("no model: give --model, or set EDITBLOCKS_MODEL or `model` in [tool.editblocks]",
-                         code="usage")
+        raise InputError("no model: give --model, or set EDITBLOCKS_MODEL or `model` in your own config file "
+                         "(`editblocks config` names it)", code="usage")
     from editblocks.ask.client import Endpoint
     from editblocks.ask.session import AskInputError, AskOptions, ask
     from editblocks.model import Format
     from editblocks.workspace import WorkspaceError
 
-    base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+    base_url = base_url or None
     key = os.environ.get(api_key_env)
     if not key:
         if base_url is None:
