@@ -271,13 +271,15 @@ class Tree:
         parent = self.folder(parent_rel)
         return None if parent is None else read_entry(parent, name, shown=rel)
 
-    def walk(self, top: str = "", *, skip: Collection[str] = ()) -> Iterator[tuple[str, str, Kind]]:
+    def walk(self, top: str = "", *, skip: Collection[str] = (), ignore_errors: bool = True
+             ) -> Iterator[tuple[str, str, Kind]]:
         """(folder, name, kind) for every entry below ``top``, folders in sorted depth-first order.
 
         Each folder is opened from the one above it without following a link,
-        so a folder swapped for a link while the walk goes on is passed over,
-        never listed; so are folders that vanish or cannot be read, and those
-        named in ``skip``.
+        so a folder swapped for a link while the walk goes on is never listed:
+        it is passed over, like a folder that cannot be read, or raises
+        (NotAFolder, OSError) when not ``ignore_errors``. Folders named in
+        ``skip`` are not entered; one that vanishes has no entries.
         """
         pending = [top]
         while pending:
@@ -286,6 +288,8 @@ class Tree:
                 fd = self.folder(rel)
                 entries = [] if fd is None else scan(fd)
             except OSError:
+                if not ignore_errors:
+                    raise
                 continue
             for name, kind in entries:
                 yield rel, name, kind
