@@ -140,9 +140,10 @@ def _fetch(workspace: Workspace, paths: Sequence[str], scratch: Path, snapshots:
         if target.exists():  # the model made it before any call named it: `_settle_scratch` weighs it
             continue
         snapshots[read.rel] = read
-        if read.text is not None:
+        data = read.data()  # the bytes read and checked, never the path read again
+        if data is not None:
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes((workspace.root / read.rel).read_bytes())
+            target.write_bytes(data)
 
 
 def _named_paths(call: _Call) -> list[str]:

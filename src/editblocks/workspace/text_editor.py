@@ -8,6 +8,7 @@ edit like any other run. The edits themselves are computed by the pure
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from editblocks.model import (
 from editblocks.parsing.filenames import closest_paths
 from editblocks.report.diffs import unified_diff
 from editblocks.workspace.commit import PlannedWrite
+from editblocks.workspace.dirfd import Kind, Tree, describe, scan
 from editblocks.workspace.paths import Refusal, RefusalCode
 from editblocks.workspace.project_files import walk_files
 from editblocks.workspace.reading import FileSnapshot
@@ -115,13 +117,20 @@ class TextEditor:
         return probe.rsplit("/", 1)[0] if "/" in probe else ""
 
     def _list(self, folder: str) -> EditorReply:
-        base = self.workspace.root / folder if folder else self.workspace.root
+        """Two levels of ``folder``, each folder opened without following a link: a folder swapped for a link
+        after its path was checked is refused (or, one level down, shown empty), never listed."""
         entries: list[str] = []
-        for name, is_dir in _entries(str(base)):
-            entries.append(name + ("/" if is_dir else ""))
-            if is_dir:
-                entries += [f"{name}/{inner}{'/' if inner_dir else ''}"
-                            for inner, inner_dir in _entries(os.path.join(base, name))]
+        try:
+            with Tree(self.workspace.root) as tree:
+                for name, kind in _entries(tree, folder):
+                    entries.append(name + ("/" if kind is Kind.FOLDER else ""))
+                    if kind is not Kind.FOLDER:
+                        continue
+                    with contextlib.suppress(OSError):
+                        entries += [f"{name}/{inner}{'/' if inner_kind is Kind.FOLDER else ''}"
+                                    for inner, inner_kind in _entries(tree, f"{folder}/{name}" if folder else name)]
+        except OSError as error:
+            return EditorReply(f"Error: {folder or 'the project root'} cannot be listed ({describe(error)}).", False)
         shown = entries[:MAX_LISTED]
         more = f"\n[{len(entries) - len(shown)} more entries not shown]" if len(entries) > len(shown) else ""
         where = folder or "the project root"
@@ -256,15 +265,10 @@ def as_edit(found: LineEdit | Occurrences, path: str) -> Decided:
                        False)
 
 
-def _entries(folder: str) -> list[tuple[str, bool]]:
-    """The visible names in ``folder`` and whether each is a real folder (links are listed, never followed)."""
-    try:
-        with os.scandir(folder) as scan:
-            found = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in scan
-                     if not entry.name.startswith(".")]
-    except OSError:
-        return []
-    return sorted(found)
+def _entries(tree: Tree, folder: str) -> list[tuple[str, Kind]]:
+    """The visible entries of ``folder`` (none if it is gone); OSError if it cannot be read or is now a link."""
+    fd = tree.folder(folder)
+    return [] if fd is None else [(name, kind) for name, kind in scan(fd) if not name.startswith(".")]
 
 
 def _text(lines: tuple[str, ...] | list[str]) -> str:
