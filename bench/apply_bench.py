@@ -24,8 +24,8 @@ from editblocks.locate.ladder import locate
 from editblocks.locate.types import DEFAULT_RUNGS, Ambiguous, Found, LocateOptions, NotFound, Rung
 from editblocks.model import BlockKind, EditBlock, Format, Status
 from editblocks.plan import Source, plan_edits
+from editblocks.service.apply import apply
 from editblocks.workspace import Workspace
-from editblocks.workspace.apply import apply
 
 SEED = 20240611
 VERBS = "load save parse render fetch merge split index scan build check apply clear count drop emit".split()

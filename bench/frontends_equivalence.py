@@ -3,7 +3,7 @@
     PYTHONPATH=DIR .venv/bin/python bench/frontends_equivalence.py [--rounds 3000]
 
 DIR holds a package `oldfe` with the previous `common.py`, `unified.py` and `v4a.py` (their
-`editblocks.frontends.common` imports pointed at `oldfe.common`). Each round builds a patch (a shipped
+`editblocks.parsing.patches.common` imports pointed at `oldfe.common`). Each round builds a patch (a shipped
 udiff/v4a case answer, or a random multi-hunk patch) and mutates a few lines (prefixes dropped or swapped,
 blank lines, `---`/`+++`/`@@`/`\\`/`***` lines, counts changed, CRLF, NUL), then compares both parsers'
 results and file spans.
@@ -18,7 +18,7 @@ from pathlib import Path
 from oldfe import unified as old_unified  # type: ignore[import-not-found]
 from oldfe import v4a as old_v4a  # type: ignore[import-not-found]
 
-from editblocks.frontends import unified, v4a
+from editblocks.parsing.patches import unified, v4a
 
 PIECES = [" x", "-y", "+z", "", " ", "--- a/f", "+++ b/f", "@@", "@@ -1,2 +1,2 @@", "@@ -3 +3 @@ def f():",
           "\\ No newline", "*** End of File", "*** End Patch", "*** Update File: g.py", "diff --git a/h b/h",

@@ -22,11 +22,11 @@ from __future__ import annotations
 import atheris
 
 with atheris.instrument_imports(include=["editblocks"]):
-    from editblocks.document import Document
     from editblocks.locate.ladder import locate
     from editblocks.locate.types import DEFAULT_RUNGS, EXACT_ONLY, LADDER, Ambiguous, Found, LocateOptions, NotFound
     from editblocks.model import BlockKind, EditBlock, Format, Policy, Status
     from editblocks.plan import PlanOptions, Source, plan_edits
+    from editblocks.text.document import Document
 
 from runner import run
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from editblocks import ApplyResult, EditResult, parse
-from editblocks.workspace.apply import apply
+from editblocks.service.apply import apply
 
 JOURNAL = ".editblocks"
 FENCE = "```"

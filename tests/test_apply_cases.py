@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from editblocks import BlockKind, EditBlock, Format, Reason, Status, parse
+from editblocks.service.apply import apply
 from editblocks.workspace import Workspace
-from editblocks.workspace.apply import apply
 
 from helpers_apply import anchored, diff_edit, guillemet, make_tree, run, single, statuses, tree_state
 
-APPLY_MODULE = importlib.import_module("editblocks.workspace.apply")  # the module, whose `plan_edits` tests replace
+APPLY_MODULE = importlib.import_module("editblocks.service.apply")  # the module, whose `plan_edits` tests replace
 
 
 def read(root: Path, rel: str) -> bytes:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from editblocks import BlockKind, EditBlock, Format, Status, parse
-from editblocks.workspace.apply import apply
+from editblocks.service.apply import apply
 
 from helpers_apply import make_tree, single
 

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from editblocks import BlockKind, EditBlock, Format, Status
+from editblocks.service.apply import apply
 from editblocks.workspace import Workspace
-from editblocks.workspace.apply import apply
 
 from helpers_apply import make_tree, tree_state
 

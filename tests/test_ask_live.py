@@ -11,7 +11,8 @@ from editblocks.ask.client import Endpoint
 from editblocks.ask.display import QuietView
 from editblocks.ask.live import BlockLocated, BlockWithdrawn, LiveAnswer
 from editblocks.ask.locator import LiveLocator
-from editblocks.ask.session import AskOptions, ask
+from editblocks.ask.outcome import AskOptions
+from editblocks.ask.rounds import ask
 from editblocks.model import Status
 from editblocks.parsing.stream import parse
 from editblocks.plan import Source, plan_edits

@@ -35,7 +35,7 @@ from editblocks.cli import apply as cli
 from editblocks.cli import eval as cli_eval
 from editblocks.cli.reports import write_report
 from editblocks.eval import evaluate
-from editblocks.workspace import apply as apply_module
+from editblocks.service import apply as apply_module
 
 from helpers_apply import diff_edit, make_tree, tree_state
 

@@ -18,8 +18,9 @@ from rich.console import Console
 
 from editblocks import apply, parse
 from editblocks.model import Diagnostic, Severity
-from editblocks.report.diffs import diff_rows, printable, render_diff, split_lines, unified_diff, word_changes
+from editblocks.report.diffs import render_diff
 from editblocks.report.display import diagnostics_table, outcome_lines
+from editblocks.text.diff import diff_rows, printable, split_lines, unified_diff, word_changes
 
 ODD_CHARACTERS = ["\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\r", "\x0b"]
 

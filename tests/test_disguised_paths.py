@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from editblocks import parse
 from editblocks.cli import main
 from editblocks.model import Status
-from editblocks.workspace.apply import apply
+from editblocks.service.apply import apply
 from editblocks.workspace.paths import Refusal, RefusalCode, resolve_path
 
 from helpers_apply import diff_edit, make_tree, tree_state

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from editblocks.document import CRLF, LF, Document
+from editblocks.text.document import CRLF, LF, Document
 
 texts = st.lists(st.sampled_from(["a", "b", " ", "\t", "\r", "\n", "\r\n", "é"]), max_size=40).map("".join)
 

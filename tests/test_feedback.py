@@ -14,7 +14,7 @@ from editblocks.model import ApplyResult, Format, Reason, Status
 from editblocks.parsing.stream import parse
 from editblocks.prompts import PROMPT_FORMATS
 from editblocks.report.feedback import feedback_message, reply_format
-from editblocks.workspace.apply import apply
+from editblocks.service.apply import apply
 
 MATH = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n\nx = 1\nx = 1\n"
 

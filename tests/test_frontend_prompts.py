@@ -13,7 +13,7 @@ from test_prompts import EXCHANGES, FENCES
 from editblocks.model import BlockKind, Format, Status
 from editblocks.parsing.stream import parse
 from editblocks.prompts import example_messages, fix_instructions, reminder, system_prompt
-from editblocks.workspace.apply import apply
+from editblocks.service.apply import apply
 
 FRONT_ENDS = ("v4a", "udiff", "whole")
 DETECTED = {"v4a": "v4a", "udiff": "udiff", "whole": None}  # what `auto` reads an answer as (whole: nothing)

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth, slow
 
 from editblocks import parse, validate
-from editblocks.frontends.unified import parse_unified
-from editblocks.frontends.v4a import parse_v4a
-from editblocks.frontends.whole import parse_whole
 from editblocks.model import BlockKind, EditBlock, Format, Scope, Severity
+from editblocks.parsing.patches.unified import parse_unified
+from editblocks.parsing.patches.v4a import parse_v4a
+from editblocks.parsing.patches.whole import parse_whole
 
 PATCH = """I'll make the change.
 
@@ -373,7 +373,7 @@ def test_auto_finds_a_bare_patch_whose_lines_look_like_nothing_a_marker_answer_h
 
 
 def test_looks_like_unified_wants_a_git_header_or_a_dashes_line_over_a_pluses_line() -> None:
-    from editblocks.frontends.unified import looks_like_unified
+    from editblocks.parsing.patches.unified import looks_like_unified
 
     cases = {"diff --git a/x b/x\n": True, "x\ndiff --git a b\n": True, "xdiff --git a b": False, "diff --gitx": False,
              "--- a/x\n+++ b/x\n": True, "p\n--- a\n+++ b\n": True, "--- a\n+++b\n": False, "-- a\n+++ b\n": False,

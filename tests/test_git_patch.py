@@ -23,7 +23,7 @@ from editblocks.cli import main
 from editblocks.cli.reports import write_report
 from editblocks.model import BlockKind, EditBlock, FileDiff, Format
 from editblocks.report.git_patch import git_patch
-from editblocks.workspace.apply import apply
+from editblocks.service.apply import apply
 
 from helpers_apply import JOURNAL, diff_edit, make_tree
 

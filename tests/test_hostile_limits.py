@@ -22,16 +22,16 @@ from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, diff_block, growth_rat
 from editblocks import parse
 from editblocks.cli import main
 from editblocks.locate import budget as budget_module
-from editblocks.locate import session as session_module
+from editblocks.locate import cache as session_module
 from editblocks.locate.budget import CompareBudget
 from editblocks.locate.fuzzy import FuzzyLines, rank_windows
 from editblocks.locate.view import FileView
 from editblocks.model import Diagnostic, Severity, Status
 from editblocks.plan import PlanOptions, Source, plan_edits
-from editblocks.report.diffs import split_lines, unified_diff
 from editblocks.report.display import diagnostics_table, parse_report
 from editblocks.report.grouping import SHOWN_PER_KIND, diff_head
-from editblocks.report.line_diff import DIRECT_LINES, line_opcodes
+from editblocks.text.diff import split_lines, unified_diff
+from editblocks.text.line_diff import DIRECT_LINES, line_opcodes
 
 
 def numbered(lines: int) -> str:
@@ -178,9 +178,9 @@ def test_sharing_a_view_between_blocks_changes_no_outcome(seed, monkeypatch):
 
     shared = outcome()
 
-    def fresh_view(self: session_module.FileSession, lines: list[str], index: object) -> FileView:
+    def fresh_view(self: session_module.FileCache, lines: list[str], index: object) -> FileView:
         return FileView(lines, index, self.diagnosis)  # type: ignore[arg-type]
-    monkeypatch.setattr(session_module.FileSession, "_current", fresh_view)
+    monkeypatch.setattr(session_module.FileCache, "_current", fresh_view)
     assert outcome() == shared
     assert {status for status, *_ in shared[0]} >= {Status.APPLIED, Status.FAILED}
 

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from editblocks import parse
 from editblocks.cli import main
+from editblocks.service.apply import apply
 from editblocks.workspace import Workspace
-from editblocks.workspace.apply import apply
 
 from helpers_apply import diff_edit, make_tree, tree_state
 
@@ -82,7 +82,7 @@ KILLED_IN_START = textwrap.dedent(
     """
     import os, signal, sys
     from editblocks import parse
-    from editblocks.workspace.apply import apply
+    from editblocks.service.apply import apply
     real_replace = os.replace
     def replace(*args, **kwargs):
         os.kill(os.getpid(), signal.SIGKILL)  # the manifest's rename: the copies are saved, the record is not

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from editblocks.locate import line_index
 from editblocks.locate.line_index import LineIndex
 from editblocks.model import BlockKind, EditBlock, Format, Status
-from editblocks.plan import INDEX_FROM_BLOCK, Source, plan_edits
+from editblocks.plan import Source, plan_edits
+from editblocks.plan.state import INDEX_FROM_BLOCK
 
 few_lines = st.lists(st.sampled_from(["a", "b", "c", "", "}"]), max_size=30)
 

@@ -9,7 +9,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import editblocks.locate.view as view_module
-from editblocks.document import Document
 from editblocks.locate.diagnosis import explain_anchor_failure, find_near_miss
 from editblocks.locate.ladder import locate
 from editblocks.locate.types import (
@@ -22,6 +21,7 @@ from editblocks.locate.types import (
     NotFound,
     Rung,
 )
+from editblocks.text.document import Document
 
 WITH_FUZZY = LocateOptions(rungs=(*DEFAULT_RUNGS, Rung.FUZZY))
 

@@ -18,8 +18,8 @@ from rich.console import Console
 from test_hostile_limits import numbered, one_line_edits
 
 from editblocks import apply, parse
-from editblocks.report.diffs import unified_diff
 from editblocks.report.display import apply_report
+from editblocks.text.diff import unified_diff
 
 MAX_RATIO = 12.5
 """Peak over (answer + file): about 10.5x here (10x at 10,000 blocks on 200,000 lines); 15.7x and 20x (half

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from editblocks import Reason, Status, feedback_message, parse
 from editblocks.report.git_patch import git_patch
+from editblocks.service.apply import apply
 from editblocks.workspace import Workspace
-from editblocks.workspace.apply import apply
 
 from helpers_apply import make_tree, tree_state
 

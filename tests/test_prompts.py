@@ -36,7 +36,7 @@ from editblocks.prompts import (
     reminder,
     system_prompt,
 )
-from editblocks.workspace.apply import apply
+from editblocks.service.apply import apply
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "prompts"
 UPDATE_SNAPSHOTS = os.environ.get("EDITBLOCKS_UPDATE_SNAPSHOTS") == "1"

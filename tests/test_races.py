@@ -22,8 +22,8 @@ import pytest
 
 from editblocks import parse
 from editblocks.model import Status
+from editblocks.service.apply import apply
 from editblocks.workspace import Workspace
-from editblocks.workspace.apply import apply
 
 from helpers_apply import diff_edit, make_tree, tree_state
 

@@ -9,11 +9,11 @@ import pytest
 from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth, parsed_with_peak_memory, slow
 
 from editblocks import Reason, Status, parse
-from editblocks.frontends.unified import read_unified
 from editblocks.locate.elision import is_lazy_comment
 from editblocks.model import Format
+from editblocks.parsing.patches.unified import read_unified
+from editblocks.service.apply import apply
 from editblocks.tools import ToolHandler
-from editblocks.workspace.apply import apply
 
 from helpers_apply import make_tree
 

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from editblocks.frontends.text_editor import LineEdit, Occurrences, replace_once
 from editblocks.tools import (
     TOOL_NAMES,
     ToolHandler,
@@ -15,6 +14,7 @@ from editblocks.tools import (
     openai_chat_tools,
     openai_responses_tools,
 )
+from editblocks.tools.text_editor import LineEdit, Occurrences, replace_once
 
 EDITOR = "str_replace_based_edit_tool"
 

@@ -45,11 +45,11 @@ if TYPE_CHECKING:
     from editblocks.prompts import example_messages, reminder, system_prompt
     from editblocks.report.feedback import feedback_message, reply_format
     from editblocks.report.git_patch import git_patch
-    from editblocks.workspace.apply import apply
+    from editblocks.service.apply import apply
 
 _LAZY = {
     "Validation": "editblocks.parsing.validate",
-    "apply": "editblocks.workspace.apply",
+    "apply": "editblocks.service.apply",
     "example_messages": "editblocks.prompts",
     "feedback_message": "editblocks.report.feedback",
     "git_patch": "editblocks.report.git_patch",

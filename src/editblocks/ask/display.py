@@ -28,7 +28,8 @@ from editblocks.model import (
     TextEvent,
     counted,
 )
-from editblocks.report.diffs import printable, render_diff
+from editblocks.report.diffs import render_diff
+from editblocks.text.diff import printable
 
 REFRESHES_PER_SECOND = 12
 PARTIAL_CHARS = 200  # the line being written is shown up to this many characters (its end)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from editblocks.model import ApplyResult, EditBlock, EditResult, FileDiff, Policy, Reason, Status
 from editblocks.plan import PlanOptions, Source, default_policy, plan_edits
-from editblocks.report.diffs import unified_diff
+from editblocks.text.diff import unified_diff
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ import threading
 
 from editblocks.ask.display import View
 from editblocks.ask.live import LiveEvent
-from editblocks.ask.session import Confirm
+from editblocks.ask.outcome import Confirm
 from editblocks.model import FRONT_END_FORMATS, ApplyResult, Format
-from editblocks.web.session import ReviewSession
+from editblocks.web.review import ReviewSession
 
 POLL_SECONDS = 0.25  # how often a wait for the page re-checks (a change on the page wakes it sooner)
 

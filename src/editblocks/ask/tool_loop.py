@@ -26,13 +26,13 @@ from typing import Any
 from editblocks.ask.client import Endpoint, EndpointError, StreamDropped, ToolCallDelta, stream_answer
 from editblocks.ask.display import View
 from editblocks.ask.messages import Message, tool_conversation
-from editblocks.ask.session import AskOptions, AskOutcome, Confirm, Round, prompt_files
-from editblocks.frontends.tools import APPLY_PATCH
+from editblocks.ask.outcome import AskOptions, AskOutcome, Confirm, Round, prompt_files
 from editblocks.model import ApplyResult, FileDiff, Format, counted
 from editblocks.parsing.stream import parse
-from editblocks.report.diffs import unified_diff
+from editblocks.service.apply import LOCK_WAIT_SECONDS
+from editblocks.text.diff import unified_diff
+from editblocks.tools.definitions import APPLY_PATCH
 from editblocks.workspace import FileSnapshot, PlannedWrite, Workspace
-from editblocks.workspace.apply import LOCK_WAIT_SECONDS
 from editblocks.workspace.project_files import walk_files
 
 MAX_TURNS = 25  # a model that keeps calling tools is stopped here

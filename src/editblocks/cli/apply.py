@@ -65,8 +65,8 @@ def _apply_exit(result: ApplyResult) -> int:
 
 
 def _run_apply(parsed: ParseResult, root: str, *, dry_run: bool, **options: Any) -> ApplyResult:
+    from editblocks.service.apply import apply
     from editblocks.workspace import WorkspaceError
-    from editblocks.workspace.apply import apply
 
     try:
         return apply(parsed, root, dry_run=dry_run, **options)
@@ -109,7 +109,7 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, st
     if root is not None:
         result = _run_apply(validation.result, root, dry_run=True, fuzzy=fuzzy, strict=strict, first_match=first_match,
                             known_files=known)
-        from editblocks.workspace.apply import without_restated_warnings
+        from editblocks.service.apply import without_restated_warnings
 
         result = replace(result, diagnostics=without_restated_warnings(validation.diagnostics, result.results))
         _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True)

@@ -21,7 +21,7 @@ from editblocks.prompts import PROMPT_FORMATS
 
 if TYPE_CHECKING:
     from editblocks.ask.client import Endpoint
-    from editblocks.ask.session import AskOptions, AskOutcome
+    from editblocks.ask.outcome import AskOptions, AskOutcome
     from editblocks.model import ApplyResult
 
 
@@ -72,7 +72,8 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
         raise InputError("no model: give --model, or set EDITBLOCKS_MODEL or `model` in your own config file "
                          "(`editblocks config` names it)", code="usage")
     from editblocks.ask.client import Endpoint
-    from editblocks.ask.session import AskInputError, AskOptions, ask
+    from editblocks.ask.outcome import AskInputError, AskOptions
+    from editblocks.ask.rounds import ask
     from editblocks.model import Format
     from editblocks.workspace import WorkspaceError
 
@@ -122,7 +123,7 @@ def _ask_on_page(options: AskOptions, endpoint: Endpoint) -> AskOutcome:
     import threading
 
     from editblocks.ask.page import PageView, apply_at_once, page_confirm
-    from editblocks.ask.session import ask
+    from editblocks.ask.rounds import ask
     from editblocks.cli.shared import workspace_error
     from editblocks.web import ReviewServer, ReviewSession
     from editblocks.workspace import WorkspaceError

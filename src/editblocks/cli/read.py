@@ -6,9 +6,7 @@ import codecs
 import sys
 from pathlib import Path
 
-from editblocks.cli.shared import InputError
-
-DEFAULT_MAX_BYTES = 32 * 1024 * 1024  # far above any real answer; a guard against runaway or hostile input
+from editblocks.cli.shared import DEFAULT_MAX_BYTES, InputError
 
 WIDE_BOMS = (  # UTF-32 first: its little-endian mark begins with UTF-16's
     (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),

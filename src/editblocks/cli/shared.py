@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+DEFAULT_MAX_BYTES = 32 * 1024 * 1024  # far above any real answer; a guard against runaway or hostile input
 
 
 class InputError(click.ClickException):
@@ -113,8 +114,6 @@ def emit_json(data: dict[str, Any]) -> None:
 
 
 def max_bytes_option() -> Decorator:
-    from editblocks.cli.read import DEFAULT_MAX_BYTES
-
     return click.option(
         "--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
         help="Refuse a response larger than this many bytes.",

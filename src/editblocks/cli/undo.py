@@ -23,9 +23,9 @@ from editblocks.cli.shared import (
 @click.option("--json", "as_json", is_flag=True, help="Print what was restored as JSON.")
 def undo_command(root: str | None, force: bool, as_json: bool) -> None:
     """Undo the last apply under --root, byte for byte."""
-    from editblocks.report.diffs import printable
+    from editblocks.service.apply import LOCK_WAIT_SECONDS
+    from editblocks.text.diff import printable
     from editblocks.workspace import UndoOutcome, Workspace, WorkspaceError
-    from editblocks.workspace.apply import LOCK_WAIT_SECONDS
 
     try:
         workspace = Workspace(root or ".")

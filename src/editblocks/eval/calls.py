@@ -56,7 +56,7 @@ def read_calls(raw: bytes) -> list[ToolCall]:
 def run_calls(calls: Sequence[ToolCall], root: Path, *, policy: str | None, fuzzy: bool,
               first_match: bool) -> CallsOutcome:
     """Run the calls in order on ``root``, as an agent's tool calls."""
-    from editblocks.workspace.tool_handler import ToolHandler
+    from editblocks.service.tool_handler import ToolHandler
 
     handler = ToolHandler(root, policy=policy, fuzzy=fuzzy, first_match=first_match)
     replies = [handler.call(call.tool, call.input) for call in calls]

@@ -34,7 +34,7 @@ from editblocks.eval.calls import CALLS_FILE, CallsError, read_calls, run_calls
 from editblocks.eval.case_files import CaseDataError, CaseTree, DataFolder
 from editblocks.model import ApplyResult, Format, ParseResult, Policy, Status, counted
 from editblocks.parsing.stream import parse
-from editblocks.workspace.apply import apply
+from editblocks.service.apply import apply
 from editblocks.workspace.paths import JOURNAL_DIR
 
 RESPONSE_FILE = "response.md"

@@ -42,9 +42,9 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
 from editblocks.locate.budget import CompareBudget, compare_cost, shortened
-from editblocks.locate.increasing import longest_increasing
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.normalize import INDENT_CHARS, TAB_WIDTHS, fold_typography, indent_columns, leading_indent
+from editblocks.text.increasing import longest_increasing
 
 MIN_PAIR_SCORE = 0.5
 """Two lines less alike than this are never paired: they are different lines."""

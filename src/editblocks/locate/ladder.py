@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from editblocks.locate.adapt import found_for_match
+from editblocks.locate.cache import FileCache
 from editblocks.locate.diagnosis import near_miss
 from editblocks.locate.elision import locate_elided
 from editblocks.locate.fuzzy_rung import locate_fuzzy
@@ -36,18 +37,21 @@ def locate(
     replace_lines: Sequence[str],
     options: LocateOptions = LocateOptions(),
     index: LineIndex | None = None,
+    cache: FileCache | None = None,
 ) -> Found | NotFound | Ambiguous:
     """Find ``search_lines`` in ``file_lines`` with the rungs of ``options`` and adapt ``replace_lines``.
 
     ``index``, an index of ``file_lines`` itself, makes the exact rung cost
-    the size of the search instead of a pass over the file. Raises
+    the size of the search instead of a pass over the file. ``cache``, shared
+    by the calls for one file, keeps the file's view while it is unchanged and
+    one diagnosis budget for all its blocks. Raises
     ``ValueError`` only for an empty search (creating files is the caller's job).
     """
     if not search_lines:
         raise ValueError("locate() needs at least one searched line")
     if index is not None and index.lines is not file_lines:
         raise ValueError("the index must be built on file_lines itself")
-    view = options.session.view(file_lines, index) if options.session is not None else FileView(file_lines, index)
+    view = cache.view(file_lines, index) if cache is not None else FileView(file_lines, index)
     view.scans = None if options.diagnose else view.diagnosis
     search, replace = tuple(search_lines), tuple(replace_lines)
     hints: list[str] = []

@@ -6,12 +6,8 @@ planner share these names without importing one another.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from editblocks.locate.session import FileSession
 
 
 class Rung(StrEnum):
@@ -52,8 +48,6 @@ class LocateOptions:
     """0-based file line a line-number hint names: of several identical candidates, the one it points inside."""
     diagnose: bool = True
     """Name the closest text when nothing matches (off for a caller that only asks whether the text is there)."""
-    session: FileSession | None = field(default=None, compare=False)
-    """Shared by the calls for one file (`session.FileSession`): its view while unchanged, one diagnosis budget."""
     min_start: int = 0
     """0-based first file line a match may start at (a patch hunk is looked for after its anchors)."""
 

@@ -20,10 +20,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 from pydantic import Field
 
-from editblocks.frontends.tools import APPLY_EDITS, APPLY_PATCH, CHECK_EDITS, TEXT_EDITOR, UNDO, tool_specs
 from editblocks.parsing.catalog import CATALOG
 from editblocks.prompts import PROMPT_FORMATS, system_prompt
-from editblocks.workspace.tool_handler import ToolHandler
+from editblocks.service.tool_handler import ToolHandler
+from editblocks.tools.definitions import APPLY_EDITS, APPLY_PATCH, CHECK_EDITS, TEXT_EDITOR, UNDO, tool_specs
 
 SERVER_NAME = "editblocks"
 FORMATS_URI = "editblocks://formats"

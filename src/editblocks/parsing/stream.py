@@ -65,6 +65,7 @@ from editblocks.model import (
     Event,
     Format,
     ParseResult,
+    ShellSuggestion,
 )
 from editblocks.parsing.assemble import FORMAT_STARTS, BlockAssembler
 from editblocks.parsing.events import EventSink
@@ -237,15 +238,20 @@ class StreamParser:
         self._outside.finish()
         events = self._sink.take(None)
         if self._chunks is not None and (self._front_end or not self._assembler.blocks):
-            from editblocks.frontends.detect import read_whole_answer
+            from editblocks.parsing.patches.detect import read_whole_answer
 
             self._patch = read_whole_answer("".join(self._chunks), self._format, self._known,
-                                            None if self._front_end else self.result())
+                                            None if self._front_end else self.result(), self._prose_shell)
         self._chunks = None
         if self._patch is not None:
             events += [BlockCompleted(block) for block in self._patch.blocks]
             events += [DiagnosticEvent(diagnostic) for diagnostic in self._patch.diagnostics]
         return events
+
+    def _prose_shell(self, prose: str) -> tuple[ShellSuggestion, ...]:
+        """The shell suggestions in the prose around a patch; read in a marker format, not `auto`, so what is left
+        of the answer is never read for a patch again."""
+        return parsed_whole(prose, Format.DIFF, known_files=self._known).result().shell
 
     def result(self) -> ParseResult:
         """The whole parse so far; after `close()` equal to `parse()` of everything fed."""

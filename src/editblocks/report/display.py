@@ -28,7 +28,7 @@ from editblocks.model import (
     shared_line_prefix,
 )
 from editblocks.parsing.catalog import CATALOG
-from editblocks.report.diffs import printable, render_diff
+from editblocks.report.diffs import render_diff
 from editblocks.report.grouping import (
     SHOWN_IN_ALL,
     SHOWN_PER_KIND,
@@ -41,6 +41,7 @@ from editblocks.report.grouping import (
     omitted_lines,
     result_kind,
 )
+from editblocks.text.diff import printable
 
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
 

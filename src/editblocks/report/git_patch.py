@@ -16,8 +16,8 @@ import zlib
 from collections.abc import Sequence
 
 from editblocks.model import FileDiff
-from editblocks.report.diffs import unified_diff
-from editblocks.workspace import ENCODINGS
+from editblocks.text.diff import unified_diff
+from editblocks.text.encodings import ENCODINGS
 
 NEW_FILE_MODE = "100644"
 TEXT_ENCODINGS = frozenset({"utf-8", "utf-8-sig"})  # line-oriented bytes: a text patch applies to them

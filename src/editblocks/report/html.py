@@ -16,9 +16,10 @@ from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 from rich.text import Text
 
 from editblocks.model import ApplyResult, FileDiff
-from editblocks.report.diffs import printable, render_diff
+from editblocks.report.diffs import render_diff
 from editblocks.report.display import diagnostics_table, outcome_list, shell_table, summary_counts, summary_line
 from editblocks.report.grouping import diff_head
+from editblocks.text.diff import printable
 
 SHOWN_PER_KIND = 200
 SHOWN_IN_ALL = 1_000

@@ -16,7 +16,7 @@ it on 127.0.0.1 at a URL carrying a random token::
 
 from __future__ import annotations
 
+from editblocks.web.review import ReviewSession
 from editblocks.web.server import ReviewServer
-from editblocks.web.session import ReviewSession
 
 __all__ = ["ReviewServer", "ReviewSession"]

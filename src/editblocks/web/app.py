@@ -24,7 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from editblocks.web.guard import TokenGate
-from editblocks.web.session import ReviewSession
+from editblocks.web.review import ReviewSession
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 16 << 20  # a pasted answer larger than this is refused (the command line's own limit is similar)

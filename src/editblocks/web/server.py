@@ -17,7 +17,7 @@ from types import TracebackType
 import uvicorn
 
 from editblocks.web.app import create_app
-from editblocks.web.session import ReviewSession
+from editblocks.web.review import ReviewSession
 
 HOST = "127.0.0.1"
 START_TIMEOUT_SECONDS = 10.0

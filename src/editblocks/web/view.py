@@ -16,7 +16,7 @@ from typing import Any
 from pygments.lexer import Lexer
 
 from editblocks.model import ApplyResult, EditBlock, EditResult, FileDiff, Status
-from editblocks.report.diffs import diff_rows, printable, split_lines, word_changes
+from editblocks.text.diff import diff_rows, printable, split_lines, word_changes
 from editblocks.web.answer import AnswerFeed, BlockSlot
 from editblocks.web.highlight import Segment, lexer_for, segments
 

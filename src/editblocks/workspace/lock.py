@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from editblocks.errors import WorkspaceBusy, WorkspaceError
 from editblocks.workspace.dirfd import describe, entry_status
 from editblocks.workspace.paths import JOURNAL_DIR
 from editblocks.workspace.state import StateFolder
@@ -25,14 +26,6 @@ from editblocks.workspace.state import StateFolder
 LOCK = "lock"
 LOCK_POLL_SECONDS = 0.05
 _PID = re.compile(rb"\d*\n?")
-
-
-class WorkspaceError(Exception):
-    """The workspace cannot be used at all: the root is not a folder, or its lock cannot be created."""
-
-
-class WorkspaceBusy(WorkspaceError):
-    """Another process holds the workspace lock; the CLI reports this and exits."""
 
 
 @contextmanager

@@ -13,17 +13,10 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from editblocks.text.encodings import ENCODINGS
 from editblocks.workspace.dirfd import Tree, describe
 from editblocks.workspace.paths import Refusal, RefusalCode, reaches_through_link, refusal, resolve_path
 from editblocks.workspace.records import fingerprint
-
-ENCODINGS: dict[str, tuple[bytes, str]] = {
-    "utf-8": (b"", "utf-8"),
-    "utf-8-sig": (codecs.BOM_UTF8, "utf-8"),
-    "utf-16-le-bom": (codecs.BOM_UTF16_LE, "utf-16-le"),
-    "utf-16-be-bom": (codecs.BOM_UTF16_BE, "utf-16-be"),
-}
-"""Snapshot encoding name → (byte-order mark, Python codec). Checked in this order when reading."""
 
 _WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 _BOM_ORDER = ("utf-16-le-bom", "utf-16-be-bom", "utf-8-sig")

@@ -28,10 +28,11 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 
+from editblocks.errors import WorkspaceError
 from editblocks.workspace.commit import CommitOutcome, Committer, PlannedWrite
 from editblocks.workspace.dirfd import describe
 from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES, Journal
-from editblocks.workspace.lock import WorkspaceError, hold
+from editblocks.workspace.lock import hold
 from editblocks.workspace.paths import Refusal
 from editblocks.workspace.reading import FileSnapshot, Reader
 from editblocks.workspace.records import Run, RunState

@@ -13,8 +13,6 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from editblocks.document import Document, TextBuffer
-from editblocks.frontends.text_editor import LineEdit, Occurrences, insert_after, normalized, numbered, snippet
 from editblocks.model import (
     ApplyResult,
     BlockKind,
@@ -27,7 +25,9 @@ from editblocks.model import (
     counted,
 )
 from editblocks.parsing.filenames import closest_paths
-from editblocks.report.diffs import unified_diff
+from editblocks.text.diff import unified_diff
+from editblocks.text.document import Document, TextBuffer
+from editblocks.tools.text_editor import LineEdit, Occurrences, insert_after, normalized, numbered, snippet
 from editblocks.workspace.commit import PlannedWrite
 from editblocks.workspace.dirfd import Kind, Tree, describe, scan
 from editblocks.workspace.paths import Refusal, RefusalCode

@@ -16,94 +16,21 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from editblocks.ask.client import Endpoint, EndpointError, StreamDropped, make_client, stream_answer
 from editblocks.ask.display import View
 from editblocks.ask.live import LiveAnswer
 from editblocks.ask.locator import LiveLocator, Located
-from editblocks.ask.messages import DEFAULT_MAX_FILE_BYTES, Message, PromptFile, conversation, feedback_turns
-from editblocks.model import ApplyResult, EditResult, Format, Reason, Severity, Status, counted
+from editblocks.ask.messages import Message, conversation, feedback_turns
+from editblocks.ask.outcome import AskOptions, AskOutcome, Confirm, Round, clean, prompt_files
+from editblocks.model import ApplyResult, EditResult, Reason, Status, counted
 from editblocks.plan import Source
 from editblocks.report.feedback import feedback_message
 from editblocks.report.serialize import apply_json, json_text
 from editblocks.workspace import Refusal, Workspace, WorkspaceError
 from editblocks.workspace.run_records import RunRecord, start_record
-
-EXIT_OK, EXIT_FAILED, EXIT_NOTHING_WRITTEN = 0, 1, 2
-
-
-class AskInputError(Exception):
-    """A file given to `ask` cannot be sent (binary, too large, outside the root): one line, nothing sent."""
-
-
-@dataclass(frozen=True)
-class AskOptions:
-    instruction: str
-    paths: tuple[str, ...]
-    root: str = "."
-    format: Format = Format.DIFF
-    editor: bool = False
-    dry_run: bool = False
-    yes: bool = False
-    retries: int = 2
-    git_commit: bool = False
-    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
-    tools: bool = False  # edit through tool calls (`tool_loop`) instead of an edit format
-
-
-@dataclass
-class Round:
-    number: int
-    answer: str = ""
-    result: ApplyResult | None = None
-    feedback: str | None = None
-    tool_calls: list[dict[str, Any]] = field(default_factory=list)  # with --tools: name, input, ok, reply
-
-
-@dataclass
-class AskOutcome:
-    rounds: list[Round] = field(default_factory=list)
-    written: list[str] = field(default_factory=list)  # files changed on disk, in the order first written
-    stopped: tuple[str, str] | None = None  # (code, message) when the run ended early
-    notes: list[str] = field(default_factory=list)
-    run_folder: str | None = None
-    commit: str | None = None
-    settled: bool | None = None  # with --tools: whether the model finished and its edits landed
-
-    @property
-    def exit_code(self) -> int:
-        if self.stopped is not None and self.stopped[0] not in ("declined", "no-blocks", "not-written"):
-            return EXIT_FAILED if self.written else EXIT_NOTHING_WRITTEN
-        if self.settled is not None:
-            return EXIT_OK if self.settled and self.stopped is None else EXIT_FAILED
-        last = self.rounds[-1].result if self.rounds else None
-        return EXIT_OK if last is not None and self.stopped is None and clean(last) else EXIT_FAILED
-
-
-Confirm = Callable[[ApplyResult], "bool | ApplyResult"]
-"""Asked before a round is written: yes, no, or the result of a write it made itself (the review page's Apply)."""
-
-
-def clean(result: ApplyResult) -> bool:
-    """Every block applied (or already had), and the parser found nothing malformed."""
-    return bool(result.results) and not any(d.severity is Severity.ERROR for d in result.diagnostics) and all(
-        r.status is Status.APPLIED or r.code is Reason.ALREADY_APPLIED for r in result.results)
-
-
-def prompt_files(workspace: Workspace, paths: Sequence[str], max_bytes: int) -> list[PromptFile]:
-    """The files as the model will see them; a file that cannot be sent is refused, naming why."""
-    files = []
-    for path in paths:
-        read = workspace.read(path)
-        if isinstance(read, Refusal):
-            raise AskInputError(f"cannot send {path}: {read.reason}")
-        if read.text is not None and len(read.text.encode("utf-8", "surrogatepass")) > max_bytes:
-            raise AskInputError(f"cannot send {path}: it is larger than {max_bytes} bytes (--max-file-bytes); "
-                                "send a smaller file or raise the limit")
-        files.append(PromptFile(read.rel, read.text))
-    return files
 
 
 def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *,
@@ -232,7 +159,7 @@ def _settle_round(options: AskOptions, workspace: Workspace, locator: LiveLocato
 
 def _write(workspace: Workspace, located: Sequence[Located], preview: ApplyResult) -> ApplyResult:
     """Apply the round's blocks to the disk (the ones an earlier round applied left out), results in block order."""
-    from editblocks.workspace.apply import apply
+    from editblocks.service.apply import apply
 
     fresh = [item.block for item in located if not item.repeat]
     try:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from editblocks.frontends.common import Collector, joined
 from editblocks.model import BlockKind, Format, ParseResult, ShellSuggestion
 from editblocks.parsing.fences import Fence, inline_commands, open_fence, shell_commands
 from editblocks.parsing.filenames import path_from_line, path_in_fence_info
+from editblocks.parsing.patches.common import Collector, joined
 
 
 def parse_whole(text: str, known_files: Collection[str] | None = None) -> ParseResult:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from editblocks.errors import ArgumentError
 from editblocks.model import Format
 
 TEXT_EDITOR = "str_replace_based_edit_tool"
@@ -129,10 +130,6 @@ def anthropic_tools(names: Iterable[str] | None = None, *, builtin_text_editor: 
         else:
             tools.append({"name": spec.name, "description": spec.description, "input_schema": spec.parameters})
     return tools
-
-
-class ArgumentError(ValueError):
-    """A tool call's input is missing an argument or has one of the wrong type; the message is for the model."""
 
 
 def arguments(raw: object) -> Mapping[str, Any]:

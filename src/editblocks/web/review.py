@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from editblocks.model import ApplyResult, EditResult, Format, ParseResult
+from editblocks.service.apply import LOCK_WAIT_SECONDS, apply
 from editblocks.web.answer import AnswerFeed
 from editblocks.web.view import BlockOutcome, Outcome, build_view
 from editblocks.workspace import Workspace, WorkspaceError
-from editblocks.workspace.apply import LOCK_WAIT_SECONDS, apply
 
 Listener = Callable[[], None]
 

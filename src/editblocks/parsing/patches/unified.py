@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from editblocks.frontends.common import RUN_LINES, Collector, clean_path, lf_only, split_run
 from editblocks.model import BlockKind, Format, ParseResult, Scope
+from editblocks.parsing.patches.common import RUN_LINES, Collector, clean_path, lf_only, split_run
 
 DEV_NULL = "/dev/null"
 _ANYWHERE = Scope()

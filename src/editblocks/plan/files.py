@@ -1,48 +1,24 @@
-"""Planning what patches and whole-file answers add to edit blocks: scoped hunks, deletes, moves, whole files.
+"""Operations on whole files: a patch's new file, deleting, moving (with the hunks of its section), whole files.
 
-A V4A hunk is looked for after its `@@` anchor lines and after the previous
-hunk of the same file, still through the ladder and still refused when it
-matches more than once there. Deleting and moving a file change which files
-exist in the plan; the workspace carries them out. Pure, like `plan`.
+Deleting and moving a file change which files exist in the plan; the
+workspace carries them out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from editblocks.document import Document, TextBuffer
 from editblocks.locate.elision import is_elision_line, is_lazy_comment
-from editblocks.locate.ladder import locate
-from editblocks.locate.types import Ambiguous, Found, NotFound, Rung
 from editblocks.model import BlockKind, EditBlock, EditResult, Format, Reason, Status
-
-if TYPE_CHECKING:
-    from editblocks.plan import PlanOptions, _FileState
-
-BOM = "\ufeff"
+from editblocks.plan.edits import create
+from editblocks.plan.state import BOM, FileBuffer, FileState, StateOf, lines_of
+from editblocks.text.document import Document
 
 
-def plan_patch_block(block: EditBlock, state: _FileState, options: PlanOptions,
-                     state_of: Callable[[str], _FileState]) -> EditResult:
-    """Decide a block that is not a plain edit: a scoped hunk, a delete, a move or a whole file."""
-    if block.kind is BlockKind.DELETE:
-        return _delete(block, state)
-    if block.kind is BlockKind.MOVE:
-        return _move(block, state, state_of)
-    if block.kind is BlockKind.WHOLE:
-        return _whole(block, state)
-    if block.kind is BlockKind.CREATE:
-        return _add(block, state)
-    return _scoped_edit(block, state, options)
-
-
-def _add(block: EditBlock, state: _FileState) -> EditResult:
+def add(block: EditBlock, state: FileState) -> EditResult:
     """A patch's new file: as any created file, but a refusal says how a patch changes an existing file."""
-    from editblocks.plan import _create
-
-    result = _create(block, state)
+    result = create(block, state)
     if result.code is not Reason.FILE_EXISTS:
         return result
     key = state.source.key
@@ -53,7 +29,7 @@ def _add(block: EditBlock, state: _FileState) -> EditResult:
     return replace(result, reason=f"cannot add {key}: it already exists and is not empty; {how}")
 
 
-def _by_link(block: EditBlock, state: _FileState, doing: str) -> EditResult:
+def _by_link(block: EditBlock, state: FileState, doing: str) -> EditResult:
     """Deleting or moving a symlink by its name would act on its target; editblocks does not change links."""
     return EditResult(block, Status.FAILED,
                       f"refused: cannot {doing} {block.path}: it is a symlink to {state.source.key} (or leads through "
@@ -61,20 +37,20 @@ def _by_link(block: EditBlock, state: _FileState, doing: str) -> EditResult:
                       f"{state.source.key} by its own name if that is meant", Reason.REFUSED)
 
 
-def _missing(block: EditBlock, state: _FileState, doing: str) -> EditResult:
+def missing(block: EditBlock, state: FileState, doing: str) -> EditResult:
     gone = " (an earlier block of this answer removed it)" if state.removed else ""
     return EditResult(block, Status.FAILED, f"cannot {doing} {state.source.key}: no such file{gone}",
                       Reason.FILE_NOT_FOUND)
 
 
-def _delete(block: EditBlock, state: _FileState) -> EditResult:
+def delete(block: EditBlock, state: FileState) -> EditResult:
     buffer = state.buffer
     if buffer is None:
-        return _missing(block, state, "delete")
+        return missing(block, state, "delete")
     if block.path in state.source.links:
         return _by_link(block, state, "delete")
     if block.old:
-        expected = _lines(block.old)
+        expected = lines_of(block.old)
         actual = [line.rstrip() for line in buffer.lines]
         if actual and actual[0].startswith(BOM):
             actual[0] = actual[0][1:]
@@ -110,7 +86,7 @@ def moving_sections(blocks: Sequence[EditBlock]) -> dict[int, int]:
 
 
 def section_result(blocks: Sequence[EditBlock], index: int, sections: dict[int, int], failed: dict[int, int],
-                   state: _FileState, state_of: Callable[[str], _FileState]) -> EditResult | None:
+                   state: FileState, state_of: StateOf) -> EditResult | None:
     """A section that edits and moves a file is one operation: its hunks fail when its move would be refused, and
     its move is not made when one of its hunks failed. None when the block is planned as usual."""
     block = blocks[index]
@@ -127,7 +103,7 @@ def section_result(blocks: Sequence[EditBlock], index: int, sections: dict[int, 
     return None
 
 
-def move_refusal(block: EditBlock, state: _FileState, state_of: Callable[[str], _FileState]) -> EditResult | None:
+def move_refusal(block: EditBlock, state: FileState, state_of: StateOf) -> EditResult | None:
     """Why the move ``block`` cannot be made from where its file is now, if it cannot: checked before the hunks of
     its section too, so that a section never edits a file it then fails to move."""
     assert block.move_to is not None
@@ -149,10 +125,10 @@ def move_refusal(block: EditBlock, state: _FileState, state_of: Callable[[str], 
     return None
 
 
-def _move(block: EditBlock, state: _FileState, state_of: Callable[[str], _FileState]) -> EditResult:
+def move(block: EditBlock, state: FileState, state_of: StateOf) -> EditResult:
     assert block.move_to is not None
     if state.buffer is None:
-        return _missing(block, state, "move")
+        return missing(block, state, "move")
     refused = move_refusal(block, state, state_of)
     if refused is not None:
         return refused
@@ -169,12 +145,12 @@ def _move(block: EditBlock, state: _FileState, state_of: Callable[[str], _FileSt
                       strategy="move", similarity=1.0)
 
 
-def _whole(block: EditBlock, state: _FileState) -> EditResult:
+def whole(block: EditBlock, state: FileState) -> EditResult:
     """The complete new content of a file: replaces it, or creates it; refused if it leaves code out."""
-    new_lines = _lines(block.new.removeprefix(BOM))
+    new_lines = lines_of(block.new.removeprefix(BOM))
     buffer = state.buffer
     if buffer is None:
-        state.buffer = TextBuffer(Document.new_file("".join(line + "\n" for line in new_lines)))
+        state.buffer = FileBuffer(Document.new_file("".join(line + "\n" for line in new_lines)))
         state.removed = False
         return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None, len(new_lines) or None,
                           "whole", 1.0)
@@ -203,84 +179,4 @@ def _whole(block: EditBlock, state: _FileState) -> EditResult:
     return EditResult(block, Status.APPLIED, "replaced the whole file", Reason.NONE, 1, max(1, len(current)),
                       "whole", 1.0)
 
-
-def _scoped_edit(block: EditBlock, state: _FileState, options: PlanOptions) -> EditResult:
-    """A patch hunk: its anchors found in order, then its lines after them (and after the previous hunk)."""
-    from editblocks.plan import _ambiguous, _found, _locate_options, _not_found
-
-    buffer = state.buffer
-    if buffer is None:
-        return _missing(block, state, "change")
-    scope = block.scope
-    assert scope is not None
-    lines, index = state.lines_and_index()
-    start = min(state.cursor, len(lines)) if scope.after_previous else 0
-    after = f"the previous hunk, which ends at line {start}" if start else ""
-    for anchor in scope.anchors:
-        found_at = _find_anchor(lines, anchor, start)
-        if found_at is None:
-            where = f" after {after}" if after else ""
-            return EditResult(block, Status.FAILED,
-                              f"the `@@ {anchor}` line was not found in {state.source.key}{where}; an `@@` line must "
-                              "repeat a line of the file exactly (such as a class or function line), in file order",
-                              Reason.NOT_FOUND)
-        start, after = found_at + 1, f"its `@@ {anchor}` line, line {found_at + 1}"
-    search, replacement = _lines(block.search), _lines(block.replace)
-    if not search:
-        at = _insertion_point(block, state, start, len(lines))
-        outcome: Found | Ambiguous | NotFound = Found(at, at, tuple(replacement), (None,) * len(replacement),
-                                                      Rung.EXACT)
-    else:
-        if scope.at_end:
-            start = max(start, len(lines) - len(search))
-        located_options = replace(_locate_options(block, state, options), min_start=start)
-        outcome = locate(lines, search, replacement, located_options, index)
-    if isinstance(outcome, Found):
-        result = _found(block, state, outcome)
-        if result.status is Status.APPLIED:
-            state.cursor = outcome.start + len(outcome.new_lines)
-        return result
-    where = "at the end of the file" if scope.at_end else f"after {after}" if after else ""
-    if isinstance(outcome, Ambiguous):
-        result = _ambiguous(block, state.source.key, outcome, state, len(search))
-        return replace(result, reason=f"{result.reason}; looked for {where}") if where else result
-    result = _not_found(block, state.source.key, lines, outcome)
-    if start and search:
-        earlier = locate(lines, search, replacement, replace(located_options, min_start=0), index)
-        if not isinstance(earlier, NotFound):
-            return replace(result, reason=f"the hunk's lines were not found in {state.source.key} {where}; they "
-                                          "occur only before it (hunks and `@@` lines must be in file order)")
-    return replace(result, reason=f"{result.reason}; looked for {where}") if where else result
-
-
-def _insertion_point(block: EditBlock, state: _FileState, after_anchors: int, length: int) -> int:
-    """Where a hunk that only adds lines goes: after its anchors, else at the line its header names, else the end."""
-    scope = block.scope
-    assert scope is not None
-    if scope.at_end:
-        return length
-    if scope.anchors:
-        return after_anchors
-    if block.line_hint is not None:
-        return min(max(0, state.current_line(block.line_hint - 1)), length)
-    return length
-
-
-def _find_anchor(lines: Sequence[str], anchor: str, start: int) -> int | None:
-    """The first line at or after ``start`` equal to ``anchor``: exactly, then ignoring edge whitespace."""
-    for position in range(start, len(lines)):
-        if lines[position] == anchor:
-            return position
-    wanted = anchor.strip()
-    for position in range(start, len(lines)):
-        if lines[position].strip() == wanted:
-            return position
-    return None
-
-
-def _lines(text: str) -> list[str]:
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-    lines = text.split("\n")
-    return lines[:-1] if lines[-1] == "" else lines
 

@@ -1,6 +1,6 @@
 """Tool calling: tool definitions for the vendors' APIs, and `ToolHandler`, which runs the calls.
 
-The definitions are pure (`editblocks.frontends.tools`); `ToolHandler` works
+The definitions are pure (`editblocks.tools.definitions`); `ToolHandler` works
 on a project root through the workspace, so it is loaded on first use only.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from editblocks.frontends.tools import (
+from editblocks.tools.definitions import (
     TOOL_NAMES,
     ToolSpec,
     anthropic_tools,
@@ -19,9 +19,9 @@ from editblocks.frontends.tools import (
 )
 
 if TYPE_CHECKING:
-    from editblocks.workspace.tool_handler import ToolHandler, ToolReply
+    from editblocks.service.tool_handler import ToolHandler, ToolReply
 
-_LAZY = {"ToolHandler": "editblocks.workspace.tool_handler", "ToolReply": "editblocks.workspace.tool_handler"}
+_LAZY = {"ToolHandler": "editblocks.service.tool_handler", "ToolReply": "editblocks.service.tool_handler"}
 
 
 def __getattr__(name: str) -> Any:

@@ -13,9 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from editblocks.locate.line_index import LineIndex
-from editblocks.locate.session import FileSession
-
 LF = "\n"
 CRLF = "\r\n"
 
@@ -89,15 +86,6 @@ class TextBuffer:
         self.endings = list(document.endings)
         self.preferred = document.preferred_ending
         self.final_newline = document.final_newline
-        self.index: LineIndex | None = None
-        self.session = FileSession(sum(map(len, self.lines)), len(self.lines))
-        """What locating blocks in this text shares from block to block; told of every splice."""
-
-    def indexed(self) -> LineIndex:
-        """An index of the lines, kept up to date by `splice` from now on (worth it for a file with many blocks)."""
-        if self.index is None:
-            self.index = LineIndex(self.lines)
-        return self.index
 
     def splice(self, start: int, end: int, new_lines: Sequence[str], sources: Sequence[int | None]) -> None:
         """Replace lines ``[start, end)`` by ``new_lines``.
@@ -116,11 +104,7 @@ class TextBuffer:
             for position, source in enumerate(sources)
         ]
         new_endings = [ending or preferred for ending in new_endings]
-        self.session.changed(start, end, new_lines)  # first: keys that are the lines still show the old ones
-        if self.index is not None:
-            self.index.splice(start, end, new_lines)
-        else:
-            self.lines[start:end] = new_lines
+        self.replace_lines(start, end, new_lines)
         endings[start:end] = new_endings
         if not self.final_newline and endings:
             last = len(endings) - 1
@@ -128,6 +112,11 @@ class TextBuffer:
                 if 0 <= position < last and not endings[position]:
                     endings[position] = preferred
             endings[last] = ""
+
+    def replace_lines(self, start: int, end: int, new_lines: Sequence[str]) -> None:
+        """Put ``new_lines`` in place of lines ``[start, end)`` of the list itself (a subclass that keeps an index
+        or a cache of the lines updates it here)."""
+        self.lines[start:end] = new_lines
 
     def end_with_newline(self, wanted: bool) -> None:
         """Give the file a final newline or take it away: only for an edit whose text says so at the end."""

@@ -27,7 +27,7 @@ from editblocks.model import (
 )
 from editblocks.parsing.assemble import no_op_warning
 from editblocks.plan import FilePlan, Plan, PlanOptions, Source, abort_plan, plan_edits
-from editblocks.report.diffs import unified_diff
+from editblocks.text.diff import unified_diff
 from editblocks.workspace.commit import PlannedWrite
 from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES
 from editblocks.workspace.paths import Refusal

@@ -16,8 +16,13 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from editblocks.frontends.text_editor import Occurrences, normalized, replace_once
-from editblocks.frontends.tools import (
+from editblocks.errors import ArgumentError, WorkspaceError
+from editblocks.model import ApplyResult, BlockKind, EditBlock, Format, ParseResult, Policy, Reason, Status
+from editblocks.parsing.stream import parse
+from editblocks.report.feedback import feedback_message, reply_format
+from editblocks.service.apply import LOCK_WAIT_SECONDS, apply
+from editblocks.service.text_editor import Decided, EditorReply, TextEditor, as_edit
+from editblocks.tools.definitions import (
     APPLY_EDITS,
     APPLY_PATCH,
     CHECK_EDITS,
@@ -26,19 +31,13 @@ from editblocks.frontends.tools import (
     TEXT_EDITOR_COMMANDS,
     TOOL_NAMES,
     UNDO,
-    ArgumentError,
     arguments,
     int_argument,
     operation_patch,
     text_argument,
     view_range_argument,
 )
-from editblocks.model import ApplyResult, BlockKind, EditBlock, Format, ParseResult, Policy, Reason, Status
-from editblocks.parsing.stream import parse
-from editblocks.report.feedback import feedback_message, reply_format
-from editblocks.workspace.apply import LOCK_WAIT_SECONDS, apply
-from editblocks.workspace.lock import WorkspaceError
-from editblocks.workspace.text_editor import Decided, EditorReply, TextEditor, as_edit
+from editblocks.tools.text_editor import Occurrences, normalized, replace_once
 from editblocks.workspace.workspace import Workspace
 
 

@@ -17,8 +17,8 @@ from editblocks.locate.line_index import LineIndex
 from editblocks.locate.view import FileView
 
 
-class FileSession:
-    """One per file being edited (`document.TextBuffer` keeps it and reports every splice to `changed`)."""
+class FileCache:
+    """One per file being edited (the planner's buffer keeps it and reports every splice to `changed`)."""
 
     def __init__(self, chars: int = 0, lines: int = 0) -> None:
         """``chars`` and ``lines``: the file's size, which the shared diagnosis budget grows with."""

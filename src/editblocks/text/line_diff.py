@@ -16,7 +16,7 @@ import difflib
 from array import array
 from collections.abc import Sequence
 
-from editblocks.locate.increasing import POSITION, longest_increasing
+from editblocks.text.increasing import POSITION, longest_increasing
 
 Opcode = tuple[str, int, int, int, int]
 

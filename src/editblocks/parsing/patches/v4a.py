@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from editblocks.frontends.common import RUN_LINES, Collector, clean_path, lf_only, split_run
 from editblocks.model import BlockKind, Format, ParseResult, Scope
+from editblocks.parsing.patches.common import RUN_LINES, Collector, clean_path, lf_only, split_run
 
 BEGIN = "*** Begin Patch"
 END = "*** End Patch"

@@ -1,0 +1,88 @@
+"""What an `ask` run is given and what it gives back: its options, its rounds, its outcome and exit status.
+
+Shared by the round trip over an edit format (`rounds`) and the tool-call loop (`tool_loop`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from editblocks.ask.messages import DEFAULT_MAX_FILE_BYTES, PromptFile
+from editblocks.model import ApplyResult, Format, Reason, Severity, Status
+from editblocks.workspace import Refusal, Workspace
+
+EXIT_OK, EXIT_FAILED, EXIT_NOTHING_WRITTEN = 0, 1, 2
+
+
+class AskInputError(Exception):
+    """A file given to `ask` cannot be sent (binary, too large, outside the root): one line, nothing sent."""
+
+
+@dataclass(frozen=True)
+class AskOptions:
+    instruction: str
+    paths: tuple[str, ...]
+    root: str = "."
+    format: Format = Format.DIFF
+    editor: bool = False
+    dry_run: bool = False
+    yes: bool = False
+    retries: int = 2
+    git_commit: bool = False
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    tools: bool = False  # edit through tool calls (`tool_loop`) instead of an edit format
+
+
+@dataclass
+class Round:
+    number: int
+    answer: str = ""
+    result: ApplyResult | None = None
+    feedback: str | None = None
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)  # with --tools: name, input, ok, reply
+
+
+@dataclass
+class AskOutcome:
+    rounds: list[Round] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)  # files changed on disk, in the order first written
+    stopped: tuple[str, str] | None = None  # (code, message) when the run ended early
+    notes: list[str] = field(default_factory=list)
+    run_folder: str | None = None
+    commit: str | None = None
+    settled: bool | None = None  # with --tools: whether the model finished and its edits landed
+
+    @property
+    def exit_code(self) -> int:
+        if self.stopped is not None and self.stopped[0] not in ("declined", "no-blocks", "not-written"):
+            return EXIT_FAILED if self.written else EXIT_NOTHING_WRITTEN
+        if self.settled is not None:
+            return EXIT_OK if self.settled and self.stopped is None else EXIT_FAILED
+        last = self.rounds[-1].result if self.rounds else None
+        return EXIT_OK if last is not None and self.stopped is None and clean(last) else EXIT_FAILED
+
+
+Confirm = Callable[[ApplyResult], "bool | ApplyResult"]
+"""Asked before a round is written: yes, no, or the result of a write it made itself (the review page's Apply)."""
+
+
+def clean(result: ApplyResult) -> bool:
+    """Every block applied (or already had), and the parser found nothing malformed."""
+    return bool(result.results) and not any(d.severity is Severity.ERROR for d in result.diagnostics) and all(
+        r.status is Status.APPLIED or r.code is Reason.ALREADY_APPLIED for r in result.results)
+
+
+def prompt_files(workspace: Workspace, paths: Sequence[str], max_bytes: int) -> list[PromptFile]:
+    """The files as the model will see them; a file that cannot be sent is refused, naming why."""
+    files = []
+    for path in paths:
+        read = workspace.read(path)
+        if isinstance(read, Refusal):
+            raise AskInputError(f"cannot send {path}: {read.reason}")
+        if read.text is not None and len(read.text.encode("utf-8", "surrogatepass")) > max_bytes:
+            raise AskInputError(f"cannot send {path}: it is larger than {max_bytes} bytes (--max-file-bytes); "
+                                "send a smaller file or raise the limit")
+        files.append(PromptFile(read.rel, read.text))
+    return files

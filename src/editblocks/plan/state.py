@@ -1,0 +1,139 @@
+"""What the planner knows and keeps per file: the caller's view of each file, the options, and the file being edited.
+
+`FileState` is the planner's working copy of one file; every planning
+module reads and changes it, so it is public inside the package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from editblocks.locate.cache import FileCache
+from editblocks.locate.line_index import LineIndex
+from editblocks.model import EditResult, Format, Policy, Status
+from editblocks.text.document import Document, TextBuffer
+
+INDEX_FROM_BLOCK = 4  # a file's 4th block on: index its lines, so many blocks never cost blocks × lines
+BOM = "\ufeff"
+
+
+def default_policy(fmt: Format) -> Policy:
+    """Seed 003 skips the rest of a file after a failure; the other seeds carry on."""
+    return Policy.SKIP_FILE if fmt is Format.GUILLEMET else Policy.CONTINUE
+
+
+@dataclass(frozen=True)
+class Source:
+    """What the caller knows about one target file.
+
+    `key` is the canonical path (two spellings of one file share it); `text`
+    is None when the file does not exist; a non-empty `refusal` means the file
+    may not be edited (outside the root, binary, ...) and says why.
+    """
+
+    key: str
+    text: str | None
+    refusal: str = ""
+    refusal_code: str = ""  # the stable code of the refusal (`paths.RefusalCode`), for scripts
+    bom: bool = False  # the file starts with a byte-order mark (kept by the workspace, not part of `text`)
+    links: frozenset[str] = frozenset()  # spellings that reach the file through a symlink: not to delete or move by
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    policy: Policy | None = None  # None: each block's format default
+    fuzzy: bool = False
+    first_match: bool = False
+    strict: bool = False  # exact matching only, for every format
+
+
+@dataclass(frozen=True)
+class FilePlan:
+    key: str
+    original: str | None  # None: the file is created
+    text: str
+    deleted: bool = False  # the file is removed (``text`` is empty)
+    moved_from: str | None = None  # the file is created by moving this one (which is removed)
+
+
+@dataclass(frozen=True)
+class Plan:
+    results: tuple[EditResult, ...]
+    files: tuple[FilePlan, ...]
+    aborted: bool = False
+
+    @property
+    def failed(self) -> bool:
+        return any(result.status is Status.FAILED for result in self.results)
+
+
+class FileBuffer(TextBuffer):
+    """A file being planned: its lines, an index of them once many blocks edit it, and what locating shares."""
+
+    def __init__(self, document: Document) -> None:
+        super().__init__(document)
+        self.index: LineIndex | None = None
+        self.cache = FileCache(sum(map(len, self.lines)), len(self.lines))
+        """What locating blocks in this text shares from block to block; told of every splice."""
+
+    def indexed(self) -> LineIndex:
+        """An index of the lines, kept up to date by `splice` from now on (worth it for a file with many blocks)."""
+        if self.index is None:
+            self.index = LineIndex(self.lines)
+        return self.index
+
+    def replace_lines(self, start: int, end: int, new_lines: Sequence[str]) -> None:
+        self.cache.changed(start, end, new_lines)  # first: keys that are the lines still show the old ones
+        if self.index is not None:
+            self.index.splice(start, end, new_lines)
+        else:
+            super().replace_lines(start, end, new_lines)
+
+
+@dataclass
+class FileState:
+    source: Source
+    buffer: FileBuffer | None  # None while the file does not exist
+    blocks_seen: int = 0
+    failed_at: int | None = None
+    edits: list[tuple[int, int, int]] = field(default_factory=list)
+    """(start, end, lines written) of every splice so far, in order: maps a line hint onto the current text."""
+    cursor: int = 0  # where the last splice ended: a patch's next hunk of this file is looked for after it
+    removed: bool = False  # deleted, or moved away, by a block
+    moved_from: str | None = None
+    moved_to: str | None = None
+
+    def current_line(self, line: int) -> int:
+        """Where the file's original 0-based ``line`` is now, after the edits made so far."""
+        for start, end, written in self.edits:
+            if line >= end:
+                line += written - (end - start)
+        return line
+
+    def lines_and_index(self) -> tuple[list[str], LineIndex | None]:
+        assert self.buffer is not None
+        self.blocks_seen += 1
+        index = self.buffer.indexed() if self.blocks_seen >= INDEX_FROM_BLOCK else self.buffer.index
+        return self.buffer.lines, index
+
+
+StateOf = Callable[[str], FileState]
+"""The state of the file a path names (a move's target may be a file no block edits)."""
+
+
+def lines_of(text: str) -> list[str]:
+    """A block text as lines; CRLF counts as LF (both sides are normalised), whoever built the block."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+
+
+def text_of(lines: Sequence[str]) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+def span_words(start: int, end: int) -> str:
+    """`line 4` or `lines 4–6`, from a 0-based half-open span."""
+    return f"line {start + 1}" if end - start <= 1 else f"lines {start + 1}–{end}"
