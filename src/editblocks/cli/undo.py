@@ -24,16 +24,11 @@ from editblocks.cli.shared import (
 def undo_command(root: str | None, force: bool, as_json: bool) -> None:
     """Undo the last apply under --root, byte for byte."""
     from editblocks.report.diffs import printable
-    from editblocks.workspace import UndoOutcome, Workspace, WorkspaceError
-    from editblocks.workspace.apply import LOCK_WAIT_SECONDS
+    from editblocks.workspace import WorkspaceError
+    from editblocks.workspace.undo_last import undo
 
     try:
-        workspace = Workspace(root or ".")
-        if workspace.has_journal():
-            with workspace.lock(wait=LOCK_WAIT_SECONDS):
-                outcome = workspace.undo(force=force)
-        else:
-            outcome = UndoOutcome((), (), (), "nothing to undo", ok=False)  # and no journal folder created for it
+        outcome = undo(root or ".", force=force)
     except WorkspaceError as error:
         raise workspace_error(error) from None
     if as_json:
