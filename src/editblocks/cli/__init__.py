@@ -4,7 +4,7 @@ One module per command group; a command's module is imported only when that
 command runs (or its help is asked for), so `editblocks apply` never loads
 the evaluation harness and `editblocks --help` loads no command at all.
 
-Exit status (README, "Command line"): 0 every block parsed/applied (or was
+Exit status (docs/cli.md): 0 every block parsed/applied (or was
 already applied), 1 some block failed or was skipped, 2 bad usage or
 unreadable input, with nothing written.
 """
@@ -62,7 +62,7 @@ def main(ctx: click.Context) -> None:
     """Parse a language model's edit blocks and apply them safely to files.
 
     Option defaults can be set in [tool.editblocks] of the nearest pyproject.toml
-    and in EDITBLOCKS_<COMMAND>_<OPTION> variables (see the README).
+    and in EDITBLOCKS_<COMMAND>_<OPTION> variables (see the documentation, "Configuration").
     """
     try:
         ctx.default_map = project_defaults(main, ctx, Path.cwd())
