@@ -85,13 +85,14 @@ def test_bad_arguments_come_back_as_an_error_result(tmp_path: Path) -> None:
 
 
 def test_without_the_extra_the_command_names_it(tmp_path: Path) -> None:
+    """Run from the source checkout (src/ on the path), so the extra is installed from it."""
     probe = ("import sys; sys.modules['mcp'] = None\nfrom editblocks.cli import main\n"
              f"main(['mcp', '--root', {str(tmp_path)!r}])")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=Path(SRC).parent,
                           env={**os.environ, "PYTHONPATH": SRC}, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == ["Error: the MCP server needs the mcp package: "
-                                                "pip install 'editblocks[mcp]'"]
+                                                "pip install -e '.[mcp]'"]
 
 
 def _free_port() -> int:

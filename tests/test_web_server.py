@@ -156,10 +156,11 @@ def test_a_session_applies_only_accepted_blocks_and_undoes_its_own_apply(project
 def test_the_serve_command_needs_the_web_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     import editblocks.cli.serve as serve
 
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)  # the source checkout: install from it
     monkeypatch.setattr(serve, "find_spec", lambda name: None if name == "uvicorn" else object())
     result = CliRunner().invoke(main, ["serve"])
     assert result.exit_code == 2
-    assert result.output.strip().splitlines()[-1] == "Error: the review page needs uvicorn: pip install 'editblocks[web]'"
+    assert result.output.strip().splitlines()[-1] == "Error: the review page needs uvicorn: pip install -e '.[web]'"
 
 
 def run_until_url(args: list[str], cwd: Path) -> tuple[subprocess.Popen[str], str]:

@@ -21,7 +21,7 @@ class Policy(StrEnum):
 
 
 class Format(StrEnum):
-    """The edit formats a response can be written in (README, "Formats")."""
+    """The edit formats a response can be written in (docs/formats.md)."""
 
     AUTO = "auto"
     DIFF = "diff"
@@ -187,7 +187,7 @@ class ParseResult(HasDiagnostics):
     diagnostics: tuple[Diagnostic, ...]
 
 
-# --- streaming events (README, "Stream an answer") --------------------------------
+# --- streaming events (docs/python-api.md, "Stream") ------------------------------
 
 
 @dataclass(frozen=True)
@@ -237,7 +237,7 @@ class DiagnosticEvent:
 Event = TextEvent | BlockStarted | BlockProgress | BlockCompleted | ShellSuggested | DiagnosticEvent
 
 
-# --- applying (README, "How a block is located") ---------------------------------
+# --- applying (docs/locating.md) -------------------------------------------------
 
 
 class Status(StrEnum):

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 ATTEMPTS = 3  # one request and two retries
 MAX_WAIT_SECONDS = 60.0
-MISSING_EXTRA = "`editblocks ask` needs the openai package: pip install 'editblocks[ask]'"
 
 
 @dataclass(frozen=True)
@@ -33,6 +32,13 @@ class Endpoint:
     timeout: float = 120.0
     backoff: float = 1.0  # the first retry waits this long, each next one twice as long
     attempts: int = ATTEMPTS
+
+
+def missing_extra() -> str:
+    """The one line that names the package `ask` lacks and the command that installs it."""
+    from editblocks.extras import install_command
+
+    return f"`editblocks ask` needs the openai package: {install_command('ask')}"
 
 
 class EndpointError(Exception):
@@ -67,7 +73,7 @@ def make_client(endpoint: Endpoint) -> openai.OpenAI:
     try:
         import openai
     except ImportError:
-        raise EndpointError("missing-extra", MISSING_EXTRA, retryable=False) from None
+        raise EndpointError("missing-extra", missing_extra(), retryable=False) from None
     return openai.OpenAI(api_key=endpoint.api_key, base_url=endpoint.base_url, timeout=endpoint.timeout,
                          max_retries=0)
 

@@ -60,10 +60,10 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
                 git_commit: bool, timeout: float, backoff: float, max_file_bytes: int, serve: bool,
                 as_json: bool) -> None:
     """Ask a model to edit FILES as INSTRUCTION says; its blocks are located live and applied after a yes."""
-    from editblocks.ask.client import MISSING_EXTRA
+    from editblocks.ask.client import missing_extra
 
     if find_spec("openai") is None:
-        raise InputError(MISSING_EXTRA, code="missing-extra")
+        raise InputError(missing_extra(), code="missing-extra")
     if dry_run and yes:
         raise click.UsageError("--dry-run writes nothing, so --yes has nothing to confirm; give one of them")
     if serve:

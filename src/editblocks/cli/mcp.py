@@ -6,8 +6,6 @@ import click
 
 from editblocks.cli.shared import InputError, root_option, workspace_error
 
-MISSING_EXTRA = "the MCP server needs the mcp package: pip install 'editblocks[mcp]'"
-
 
 @click.command("mcp")
 @root_option()
@@ -22,7 +20,10 @@ def mcp_command(root: str | None, http: bool, port: int, fuzzy: bool, git_add: b
         from editblocks.mcp.server import check_port, serve
     except ImportError as error:
         if (error.name or "").split(".")[0] in ("mcp", "mcp_types", "anyio", "pydantic"):
-            raise InputError(MISSING_EXTRA, code="missing-extra") from None
+            from editblocks.extras import install_command
+
+            raise InputError(f"the MCP server needs the mcp package: {install_command('mcp')}",
+                             code="missing-extra") from None
         raise
     from editblocks.workspace import WorkspaceError
 
