@@ -64,9 +64,9 @@ if TYPE_CHECKING:
     from editblocks.prompts import example_messages, reminder, system_prompt
     from editblocks.report.feedback import feedback_message, reply_format
     from editblocks.report.git_patch import git_patch
-    from editblocks.workspace import UndoOutcome, Workspace, WorkspaceBusy, WorkspaceError
     from editblocks.service.apply import apply
     from editblocks.service.undo import undo
+    from editblocks.workspace import UndoOutcome, Workspace, WorkspaceBusy, WorkspaceError
 
 _LAZY = {
     "UndoOutcome": "editblocks.workspace",
