@@ -123,7 +123,8 @@ def options(description: str) -> argparse.ArgumentParser:
 
 
 def command_line() -> str:
-    return " ".join(["bench/" + Path(sys.argv[0]).name, *sys.argv[1:]])
+    """How this script was run (without ``--json``), for the table's command column."""
+    return " ".join(["bench/" + Path(sys.argv[0]).name, *(arg for arg in sys.argv[1:] if arg != "--json")])
 
 
 # --- timing -----------------------------------------------------------------------------------------------------
