@@ -16,7 +16,9 @@ them all alike). The figures:
   it imports stubbed), and by `reference_parse` below, a regular-expression
   parser in the same style. `parse` runs twice: with its default fence, and
   with a fence equal to it but not the same object, as a caller like aider
-  passes its own (goal: `parse` at least 3x faster than aider in both). The
+  passes its own (goal: `parse` at least 3x faster than aider in both); and
+  again on the answers without a backtick, where `parse` can take its
+  shortcut for text with no structure (if it knows the fence is the default). The
   same on real model answers when a corpus folder is there (``--corpus``,
   EDITCORPUS_ANSWERS, or the development split built as
   shared/corpus/README.md says, under /tmp);
@@ -298,6 +300,7 @@ def main() -> None:
     found = sum(len(parse(a).blocks) for a in answers)
     referenced = sum(isinstance(b, ReferenceBlock) for a in answers for b in reference_parse(a))
     assert found == referenced, f"the two parsers disagree on the corpus: {found} and {referenced} blocks"
+    plain = [a for a in answers if "`" not in a]  # where parse's no-structure shortcut may apply
     by_value = sum(len(parse(a, fence=FENCE_BY_VALUE).blocks) for a in answers)
     assert by_value == found, "a fence equal to the default changed what parse found"
     by_aider = sum(1 for a in answers for b in aider(a) if len(b) == 3) if aider else found  # type: ignore[arg-type]
@@ -318,6 +321,9 @@ def main() -> None:
     workloads: dict[str, Callable[[], object]] = {
         "corpus: parse": per_call_each(parse, answers),
         "corpus: parse, fence by value": per_call_each(lambda a: parse(a, fence=FENCE_BY_VALUE), answers),
+        "no backtick: parse": per_call_each(parse, plain),
+        "no backtick: parse, fence by value": per_call_each(lambda a: parse(a, fence=FENCE_BY_VALUE), plain),
+        **({"no backtick: aider find_original_update_blocks": per_call_each(aider, plain)} if aider else {}),
         **({"corpus: aider find_original_update_blocks": per_call_each(aider, answers)} if aider else {}),
         **({"real: parse": per_call_each(parse, real),
             "real: parse, fence by value": per_call_each(lambda a: parse(a, fence=FENCE_BY_VALUE), real)}
@@ -364,11 +370,12 @@ def main() -> None:
         lines.insert(1, f"real answers: {len(real):,} from {args.corpus or REAL_ANSWERS}, "
                         f"{sum(map(len, real)) / 1e6:.1f} MB, {sum('`' not in a for a in real)} without a backtick")
     rows = []
-    for corpus_name, texts in (("corpus", answers), ("real", real)):
+    for corpus_name, texts in (("corpus", answers), ("no backtick", plain), ("real", real)):
         if not (aider and texts):
             continue
         theirs = median[f"{corpus_name}: aider find_original_update_blocks"]
-        label = "generated answers" if corpus_name == "corpus" else "real answers"
+        label = {"corpus": "generated answers", "no backtick": "generated answers without a backtick",
+                 "real": "real answers"}[corpus_name]
         for fence, name in (("default fence", "parse"), ("fence by value", "parse, fence by value")):
             ours = median[f"{corpus_name}: {name}"]
             rows.append(Row(f"parsing per answer vs aider, {len(texts):,} {label}, {fence} (CPU)",
