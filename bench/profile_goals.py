@@ -252,20 +252,35 @@ def live(top: int) -> None:
 def memory(top: int) -> None:
     from memory_bench import answer as many_blocks
 
+    from editblocks.plan import Source, plan_edits
+    from editblocks.report.diffs import unified_diff
+
     lines = code_lines(200_000)
-    with tempfile.TemporaryDirectory() as root:
-        Path(root, "big.py").write_text("".join(line + "\n" for line in lines))
-        response = many_blocks(lines, 10_000)
-        del lines
-        tracemalloc.start(8)
-        result = apply(parse(response), root, dry_run=True)
-        snapshot = tracemalloc.take_snapshot()
+    text = "".join(line + "\n" for line in lines)
+    response = many_blocks(lines, 10_000)
+    del lines
+    print(f"-- stages of a 10,000-block dry run on a 200,000-line file: input {len(text) / 2**20:.1f} MiB file + "
+          f"{len(response) / 2**20:.1f} MiB answer; tracemalloc, MiB held after each stage and its peak above the "
+          "start of the stage")
+    tracemalloc.start(4)
+    held: list[object] = []
+    stages: list[tuple[str, Callable[[], object]]] = [
+        ("parse", lambda: parse(response)),
+        ("plan_edits", lambda: plan_edits(held[0].blocks, {"big.py": Source("big.py", text)})),  # type: ignore
+        ("unified_diff", lambda: unified_diff("big.py", text, held[1].files[0].text)),  # type: ignore
+    ]
+    snapshots = []
+    for name, stage in stages:
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        held.append(stage())
         current, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
-        assert result.ok
-    print(f"-- tracemalloc: {current / 2**20:.0f} MiB held with the result, peak {peak / 2**20:.0f} MiB")
-    for stat in snapshot.statistics("lineno")[:top]:
-        print(f"{stat.size / 2**20:8.1f} MiB {stat.count:9} blocks  {stat.traceback[0]}")
+        print(f"{name:14} held {(current - before) / 2**20:7.1f} MiB   peak above start {(peak - before) / 2**20:7.1f}")
+        snapshots.append(tracemalloc.take_snapshot())
+    tracemalloc.stop()
+    print("-- largest allocations still held after planning, by line")
+    for stat in snapshots[1].compare_to(snapshots[0], "lineno")[:top]:
+        print(f"{stat.size_diff / 2**20:8.1f} MiB {stat.count_diff:9} blocks  {stat.traceback[0]}")
 
 
 GOALS: dict[str, Callable[[int], None]] = {"startup": startup, "str_replace": str_replace, "v4a": v4a,
