@@ -203,6 +203,18 @@ def editblocks_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "editblocks"]
 
 
+class Toggle:
+    """Replace ``old`` by ``new`` in a file, then ``new`` by ``old`` the next time: each call edits the file."""
+
+    def __init__(self, old: str, new: str) -> None:
+        self.pair = (old, new)
+
+    def next(self) -> tuple[str, str]:
+        old, new = self.pair
+        self.pair = (new, old)
+        return old, new
+
+
 # --- inputs -----------------------------------------------------------------------------------------------------
 
 WORDS = "alpha beta gamma delta value result items total count index self return None True".split()

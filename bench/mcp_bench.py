@@ -30,6 +30,7 @@ from goalkit import (
     MCP_FILESYSTEM,
     PEER_MISSING,
     Row,
+    Toggle,
     code_lines,
     command_line,
     editblocks_command,
@@ -76,16 +77,6 @@ def cpu_of(pid: int) -> float:
     """User + system seconds of a process so far (all its threads)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK
-
-
-class Toggle:
-    def __init__(self, old: str, new: str) -> None:
-        self.pair = (old, new)
-
-    def next(self) -> tuple[str, str]:
-        old, new = self.pair
-        self.pair = (new, old)
-        return old, new
 
 
 def call_for(name: str, session: Client, root: Path, toggle: Toggle) -> Callable[[], Awaitable[Any]]:

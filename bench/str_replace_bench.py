@@ -20,6 +20,7 @@ from typing import Any
 from goalkit import (
     OPENHANDS,
     Row,
+    Toggle,
     Work,
     add_site,
     code_lines,
@@ -43,18 +44,6 @@ def openhands_editor(site: Path, root: Path) -> Any:
 
     quiet_peer_logging()
     return OHEditor(max_file_size_mb=10_000, workspace_root=str(root))
-
-
-class Toggle:
-    """Replace ``old`` by ``new`` in a file, then ``new`` by ``old`` the next time: each call edits the file."""
-
-    def __init__(self, old: str, new: str) -> None:
-        self.pair = (old, new)
-
-    def next(self) -> tuple[str, str]:
-        old, new = self.pair
-        self.pair = (new, old)
-        return old, new
 
 
 def workloads(lines: list[str], site: Path, folder: Path) -> dict[str, Work]:
