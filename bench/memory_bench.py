@@ -6,8 +6,9 @@ Each run is a fresh process (its peak RSS from its own rusage, `ru_maxrss`): `ed
 --root DIR --dry-run` as a user runs it (parse, plan, diffs, the terminal report), and the library call
 `apply(parse(answer), root, dry_run=True)` alone. The input is the file plus the answer, in bytes (the file
 is code-like lines of about 47 bytes). Beside them, the peak of a process that only imports what the
-library call imports: the interpreter's own floor. Medians of interleaved rounds. Goal: the whole peak at
-most 5x the input.
+library call imports, and of `python -c pass`: the floors. The inputs are written by a child process, since
+a child's peak starts from its parent's. Medians of interleaved rounds. Goal: the whole peak at most 5x
+the input.
 """
 
 from __future__ import annotations
