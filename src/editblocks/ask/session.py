@@ -49,6 +49,7 @@ class AskOptions:
     yes: bool = False
     retries: int = 2
     git_commit: bool = False
+    git_hooks: bool = False  # let the repository's hooks run on that commit (off: they are its scripts, not yours)
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     tools: bool = False  # edit through tool calls (`tool_loop`) instead of an edit format
 
@@ -263,7 +264,7 @@ def _commit(workspace: Workspace, options: AskOptions, outcome: AskOutcome) -> N
     from editblocks.workspace.git_commit import commit_files
 
     try:
-        outcome.commit = commit_files(workspace.root, outcome.written, options.instruction)
+        outcome.commit = commit_files(workspace.root, outcome.written, options.instruction, hooks=options.git_hooks)
         outcome.notes.append(f"committed {counted(len(outcome.written), 'file')} as {outcome.commit}")
     except GitError as error:
         outcome.notes.append(f"not committed: {error}")
