@@ -102,7 +102,7 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
     except WorkspaceError as error:
         raise InputError(str(error), code="workspace") from None
     if as_json:
-        emit_json(_outcome_json(outcome, endpoint.model, endpoint.base_url, options.format.value, dry_run))
+        emit_json(_outcome_json(outcome, endpoint.model, endpoint.shown_url, options.format.value, dry_run))
     elif outcome.run_folder and not serve:  # `_ask_on_page` named it before serving on
         console().print(f"run saved in {outcome.run_folder}", style="dim", markup=False)
     sys.exit(outcome.exit_code)
