@@ -34,7 +34,7 @@ from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES, Journal
 from editblocks.workspace.lock import WorkspaceError, hold
 from editblocks.workspace.paths import Refusal
 from editblocks.workspace.reading import FileSnapshot, Reader
-from editblocks.workspace.records import Run, RunState
+from editblocks.workspace.records import Run, RunState, UntrustedRun
 from editblocks.workspace.undo import Undoer, UndoOutcome
 
 __all__ = ["Workspace"]
@@ -104,7 +104,7 @@ class Workspace:
         except OSError:
             return None
         for record in records:
-            if isinstance(record, Run) and record.state is RunState.UNDONE:
+            if isinstance(record, UntrustedRun) or (isinstance(record, Run) and record.state is RunState.UNDONE):
                 continue
             return tuple(entry.path for entry in record.entries) if isinstance(record, Run) else None
         return None
