@@ -16,7 +16,10 @@ MISSING_EXTRA = "the MCP server needs the mcp package: pip install 'editblocks[m
               help="Port for --http.")
 @click.option("--fuzzy", is_flag=True, help="Let apply_edits and apply_patch use the fuzzy rung.")
 @click.option("--git-add", is_flag=True, help="Stage every file a tool writes.")
-def mcp_command(root: str | None, http: bool, port: int, fuzzy: bool, git_add: bool) -> None:
+@click.option("--undo-any-run", is_flag=True,
+              help="Let the undo tool take back the newest run whoever made it (by default it undoes only the "
+                   "edits made through this server, never your own `editblocks apply`).")
+def mcp_command(root: str | None, http: bool, port: int, fuzzy: bool, git_add: bool, undo_any_run: bool) -> None:
     """Run an MCP server whose tools edit files under --root (stdio, or --http on 127.0.0.1)."""
     try:
         from editblocks.mcp.server import check_port, serve
@@ -32,6 +35,6 @@ def mcp_command(root: str | None, http: bool, port: int, fuzzy: bool, git_add: b
         except OSError as error:
             raise InputError(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}", code="usage") from None
     try:
-        serve(root or ".", http=http, port=port, fuzzy=fuzzy, git_add=git_add)
+        serve(root or ".", http=http, port=port, fuzzy=fuzzy, git_add=git_add, undo_any_run=undo_any_run)
     except WorkspaceError as error:
         raise workspace_error(error) from None

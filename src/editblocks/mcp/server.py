@@ -31,14 +31,22 @@ LOG_LEVEL: Final[Literal["WARNING"]] = "WARNING"
 """The SDK's INFO lines (one per request) would bury editblocks' own messages on stderr."""
 
 
-def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False) -> MCPServer:
-    """An MCP server whose tools edit files under ``root`` only."""
-    handler = ToolHandler(root, fuzzy=fuzzy, git_add=git_add)
+DOOR = "this MCP server"
+UNDO_HINT = "start the server with --undo-any-run to let it take back any run"
+
+
+def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False,
+                 undo_any_run: bool = False) -> MCPServer:
+    """An MCP server whose tools edit files under ``root`` only; its `undo` takes back only its own edits unless
+    ``undo_any_run``."""
+    handler = ToolHandler(root, fuzzy=fuzzy, git_add=git_add, undo_any_run=undo_any_run, door=DOOR,
+                          undo_hint=UNDO_HINT)
     descriptions = {spec.name: spec.description for spec in tool_specs()}
     server: MCPServer = MCPServer(SERVER_NAME, log_level=LOG_LEVEL, instructions=(
         f"Edits files of one project (its root is fixed: {handler.root}). Paths are relative to that root. "
         "Use str_replace_based_edit_tool to view and edit files, apply_patch for V4A patches, apply_edits for "
-        "edit blocks in any format, check_edits to try them without writing, and undo to take back the last edit."))
+        "edit blocks in any format, check_edits to try them without writing, and undo to take back the last edit "
+        "made through this server."))
 
     async def run(name: str, arguments: dict[str, Any]) -> CallToolResult:
         given = {key: value for key, value in arguments.items() if value is not None}
@@ -115,9 +123,9 @@ def check_port(port: int) -> None:
 
 
 def serve(root: str | os.PathLike[str], *, http: bool = False, port: int = 8000, fuzzy: bool = False,
-          git_add: bool = False) -> None:
+          git_add: bool = False, undo_any_run: bool = False) -> None:
     """Run the server over stdio, or streamable HTTP on 127.0.0.1 with ``http``, until it is stopped."""
-    server = build_server(root, fuzzy=fuzzy, git_add=git_add)
+    server = build_server(root, fuzzy=fuzzy, git_add=git_add, undo_any_run=undo_any_run)
     if http:
         server.run("streamable-http", host="127.0.0.1", port=port)
     else:

@@ -1,4 +1,4 @@
-"""The review page's web application: the page, its view as JSON, server-sent events and four actions.
+"""The review page's web application: the page, its view as JSON, server-sent events and its actions.
 
 Handlers that touch the disk (decide, apply, undo, load) are plain functions,
 which Starlette runs in its thread pool, so the event loop keeps serving the
@@ -62,17 +62,27 @@ def create_app(session: ReviewSession, token: str, stopping: threading.Event) ->
         if isinstance(text, str):
             session.load(text)
 
+    def undo(body: dict[str, Any]) -> None:
+        newest = body.get("newest", False)
+        if not isinstance(newest, bool):
+            raise BadRequest("`newest` must be true (undo the newest run, whoever made it) or false")
+        session.undo(newest=newest)
+
     routes = [
         Route("/", page),
         Route("/api/view", view),
         Route("/events", events),
         Route("/api/decide", _action(session, decide), methods=["POST"]),
         Route("/api/apply", _action(session, lambda _: session.apply()), methods=["POST"]),
-        Route("/api/undo", _action(session, lambda _: session.undo()), methods=["POST"]),
+        Route("/api/undo", _action(session, undo), methods=["POST"]),
         Route("/api/answer", _action(session, load), methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     return TokenGate(Starlette(routes=routes), token)
+
+
+class BadRequest(Exception):
+    """A request the page's own script never sends: answered 400 with the one-line reason, nothing done."""
 
 
 def _action(session: ReviewSession, run: Any) -> Any:
@@ -82,7 +92,10 @@ def _action(session: ReviewSession, run: Any) -> Any:
         body = await _json_body(request)
         if body is None:
             return JSONResponse({"error": "expected a JSON object"}, status_code=400)
-        await asyncio.to_thread(run, body)
+        try:
+            await asyncio.to_thread(run, body)
+        except BadRequest as error:
+            return JSONResponse({"error": str(error)}, status_code=400)
         return _view_response(session)
 
     return handler
