@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -92,41 +90,3 @@ def test_without_the_extra_the_command_names_it(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == ["Error: the MCP server needs the mcp package: "
                                                 "pip install 'editblocks[mcp]'"]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def test_http_on_a_busy_port_says_so_in_one_line(tmp_path: Path) -> None:
-    with socket.socket() as busy:
-        busy.bind(("127.0.0.1", 0))
-        busy.listen()
-        port = busy.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "editblocks", "mcp", "--root", str(tmp_path), "--http",
-                               "--port", str(port)], env={**os.environ, "PYTHONPATH": SRC},
-                              capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == [f"Error: cannot listen on 127.0.0.1:{port}: Address already in use"]
-
-
-def test_http_keeps_the_sdks_routine_log_lines_off_stderr(tmp_path: Path) -> None:
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "editblocks", "mcp", "--root", str(tmp_path), "--http",
-                               "--port", str(port)], env={**os.environ, "PYTHONPATH": SRC},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, "the HTTP server did not start"
-                time.sleep(0.1)
-    finally:
-        server.terminate()
-        _, stderr = server.communicate(timeout=30)
-    assert "INFO" not in stderr, stderr

@@ -43,12 +43,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def mcp_http(root: Path, env: dict[str, str] | None = None) -> Iterator[tuple[int, str, list[str]]]:
+def mcp_http(root: Path, env: dict[str, str] | None = None,
+             stderr: Any = subprocess.DEVNULL) -> Iterator[tuple[int, str, list[str]]]:
     """The server as a process: (port, token, the lines it printed on start)."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "editblocks", "mcp", "--root", str(root), "--http",
                                "--port", str(port)], env={**os.environ, "PYTHONPATH": SRC, **(env or {})},
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                              stdout=subprocess.PIPE, stderr=stderr, text=True)
     try:
         assert server.stdout is not None
         printed: queue.Queue[str] = queue.Queue()
@@ -172,3 +173,23 @@ def test_a_token_too_short_to_be_a_secret_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         "Error: EDITBLOCKS_MCP_TOKEN must be at least 32 characters of A-Z, a-z, 0-9, `-`, `_`, `.` or `~`"]
+
+
+def test_http_on_a_busy_port_says_so_in_one_line(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "editblocks", "mcp", "--root", str(tmp_path), "--http",
+                               "--port", str(port)], env={**os.environ, "PYTHONPATH": SRC},
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [f"Error: cannot listen on 127.0.0.1:{port}: Address already in use"]
+    assert done.stdout == ""  # no address, no token: nothing listens there
+
+
+def test_http_keeps_the_sdks_routine_log_lines_off_stderr(tmp_path: Path) -> None:
+    log = tmp_path / "stderr.txt"
+    with log.open("w") as stderr, mcp_http(tmp_path, stderr=stderr) as (port, token, _):
+        assert post(port, "/mcp", {"Authorization": f"Bearer {token}"})[0] == 200
+    assert "INFO" not in log.read_text(), log.read_text()
