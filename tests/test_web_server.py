@@ -123,7 +123,7 @@ def test_actions_take_block_numbers_only_and_refuse_anything_else(project: Path)
         assert request(server.port, "POST", f"{base}/decide", "not json")[0] == 400
         assert request(server.port, "POST", f"{base}/decide", "[1]")[0] == 400
         assert request(server.port, "POST", f"{base}/decide", '{"blocks": [2], "accept": false}',
-                       content_type="text/plain")[0] == 400
+                       content_type="text/plain")[0] == 415
         status, _, body = request(server.port, "POST", f"{base}/decide",
                                   '{"blocks": [2, 99, -1, "app.py", true], "accept": false}')
         assert status == 200

@@ -347,6 +347,7 @@ class ApplyResult:
     dry_run: bool = False  # blocks marked applied would apply; nothing was meant to be written
     files_deleted: tuple[str, ...] = ()
     files_renamed: tuple[tuple[str, str], ...] = ()  # (from, to); the new path is in neither list above
+    run_id: str | None = None  # the undo journal's run that wrote the files (None: nothing was written)
 
     def count(self, status: Status) -> int:
         return sum(1 for r in self.results if r.status is status)

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from editblocks.ask.redact import redact_url, scrub
+
 if TYPE_CHECKING:
     import openai
 
@@ -32,6 +34,16 @@ class Endpoint:
     timeout: float = 120.0
     backoff: float = 1.0  # the first retry waits this long, each next one twice as long
     attempts: int = ATTEMPTS
+
+    @property
+    def shown_url(self) -> str | None:
+        """``base_url`` as it may be shown or saved: credentials in it read `***`."""
+        return redact_url(self.base_url) if self.base_url else None
+
+    @property
+    def shown(self) -> str:
+        """The server, named for a person (see `shown_url`)."""
+        return self.shown_url or "api.openai.com"
 
 
 def missing_extra() -> str:
@@ -97,7 +109,8 @@ def stream_answer(client: openai.OpenAI, endpoint: Endpoint, messages: Sequence[
                 if choice.finish_reason:
                     finished = True
     except Exception as error:  # whatever the transport raised mid-answer: the answer is incomplete
-        raise StreamDropped(f"the connection broke off mid-answer ({_describe(error)})") from None
+        raise StreamDropped(scrub(f"the connection broke off mid-answer ({_describe(error)})",
+                                  endpoint.base_url)) from None
     finally:
         stream.close()
     if not finished:
@@ -123,10 +136,16 @@ def _open(client: openai.OpenAI, endpoint: Endpoint, messages: Sequence[dict[str
 
 
 def classify(error: Exception, endpoint: Endpoint) -> EndpointError:
-    """One line for each way a request fails, and whether trying again can help."""
+    """One line for each way a request fails, and whether trying again can help; the URL's credentials hidden."""
+    problem = _classify(error, endpoint)
+    return EndpointError(problem.code, scrub(str(problem), endpoint.base_url), retryable=problem.retryable,
+                         retry_after=problem.retry_after)
+
+
+def _classify(error: Exception, endpoint: Endpoint) -> EndpointError:
     import openai
 
-    where = endpoint.base_url or "api.openai.com"
+    where = endpoint.shown
     if isinstance(error, openai.APITimeoutError):
         return EndpointError("endpoint-timeout", f"{where} did not answer within {endpoint.timeout:g} s",
                              retryable=True)
