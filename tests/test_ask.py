@@ -7,6 +7,7 @@ beyond 127.0.0.1 (the base URL is always given and proxies are unset).
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 from pathlib import Path
@@ -254,7 +255,8 @@ def test_binary_and_huge_files_are_refused_before_anything_is_sent(project: Path
 def test_a_missing_extra_names_the_install_command(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("editblocks.cli.ask.find_spec", lambda name: None)
     result = CliRunner().invoke(main, ["ask", "x", "app.py", "--model", "m"])
-    assert result.exit_code == 2 and "pip install 'editblocks[ask]'" in result.output
+    checkout = Path(__file__).resolve().parent.parent  # a source checkout, not the current folder
+    assert result.exit_code == 2 and f"pip install -e '{checkout}[ask]'" in result.output
 
 
 def test_the_model_comes_from_the_environment_or_is_asked_for(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -269,10 +271,14 @@ def test_the_model_comes_from_the_environment_or_is_asked_for(project: Path, mon
     assert server.requests[0]["body"]["model"] == "from-env"
 
 
-def test_defaults_come_from_editblocks_toml(project: Path) -> None:
+def test_defaults_come_from_the_users_config_file(project: Path) -> None:
+    """The endpoint, key variable, model and `yes` may come from the user's own file (not from the project's:
+    test_config_trust.py)."""
+    user_file = Path(os.environ["XDG_CONFIG_HOME"]) / "editblocks" / "config.toml"
+    user_file.parent.mkdir(parents=True)
     with scripted([Answer(prose(GREET))]) as server:
-        (project / ".editblocks.toml").write_text(f'[ask]\nmodel = "from-file"\nbase-url = "{server.base_url}"\n'
-                                                  'api-key-env = "TEST_KEY"\nyes = true\n')
+        user_file.write_text(f'[ask]\nmodel = "from-file"\nbase-url = "{server.base_url}"\n'
+                             'api-key-env = "TEST_KEY"\nyes = true\n')
         result = CliRunner().invoke(main, ["ask", "x", "app.py"])
     assert result.exit_code == 0, result.output
     assert server.requests[0]["body"]["model"] == "from-file"

@@ -3,6 +3,8 @@
 Order of precedence: the command line, then `EDITBLOCKS_<COMMAND>_<OPTION>`,
 then `EDITBLOCKS_<OPTION>`, then the pyproject.toml nearest to the current
 folder (a command's own table over the shared keys), then the built-in default.
+What a project's file may not set, the user's own file and `editblocks config`:
+test_config_trust.py.
 """
 
 from __future__ import annotations
@@ -47,16 +49,17 @@ def test_pyproject_sets_a_command_option(workdir: Path) -> None:
 def test_shared_keys_apply_to_every_command_and_paths_are_relative_to_the_file(
     workdir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`root` at the top of the table serves check, apply and undo; run from a subfolder it still names the project."""
-    pyproject(workdir, '[tool.editblocks]\nroot = "project"\nformat = "diff"\n')
+    """`format` at the top of the table serves check and apply; run from a subfolder, `feedback` still names the
+    file next to pyproject.toml."""
+    pyproject(workdir, '[tool.editblocks]\nformat = "udiff"\n\n[tool.editblocks.apply]\nfeedback = "feedback.md"\n')
     (workdir / "deeper").mkdir()
     monkeypatch.chdir(workdir / "deeper")
-    assert run("check", "../answer.md").exit_code == 0
-    applied = run("apply", "../answer.md", "--json")
-    assert applied.exit_code == 0, applied.output
-    assert json.loads(applied.stdout)["files_modified"] == ["a.py"]
-    assert run("undo").exit_code == 0
-    assert (workdir / "project" / "a.py").read_text() == "x = 1\n"
+    assert "udiff" in run("check", "../answer.md", "--json").stdout  # the answer read as a unified diff: no blocks
+    applied = run("apply", "../answer.md", "--root", "../project", "--format", "diff")
+    assert applied.exit_code == 0 and not (workdir / "feedback.md").exists()
+    (workdir / "answer.md").write_text(diff_edit("a.py", ("nowhere\n", "y\n")))
+    assert run("apply", "../answer.md", "--root", "../project", "--format", "diff").exit_code == 1
+    assert "Not applied:" in (workdir / "feedback.md").read_text()
 
 
 def test_the_command_line_wins_over_the_environment_which_wins_over_pyproject(workdir: Path) -> None:
@@ -92,6 +95,9 @@ def test_the_nearest_pyproject_counts_even_without_a_table(workdir: Path, tmp_pa
     ("[tool.editblocks.aply]\nfuzzy = true\n", "[tool.editblocks.aply] names no editblocks command"),
     ("[tool.editblocks]\ncolour = true\n", "'colour', which is not an option of any command"),
     ("[tool.editblocks\n", "cannot read"),
+    ("[tool.editblocks]\nx = " + "[" * 100_000 + "]" * 100_000 + "\n", "cannot read"),
+    ('[tool.editblocks.apply]\non-failure = "sometimes"\n', "[tool.editblocks.apply] sets on-failure = 'sometimes'"),
+    ("[tool.editblocks]\nkeep-runs = 0\n", "[tool.editblocks] sets keep-runs = 0: 0 is not in the range x>=1"),
 ])
 def test_a_mistake_in_pyproject_is_one_line(workdir: Path, table: str, words: str) -> None:
     pyproject(workdir, table)
@@ -105,13 +111,13 @@ def test_a_mistake_in_pyproject_is_one_line(workdir: Path, table: str, words: st
 
 
 def readme_block(language: str, after: str) -> str:
-    """The first ```language block after the heading ``after`` in the README."""
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    """The first ```language block after the heading ``after`` in the configuration's documentation."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "configuration.md").read_text(encoding="utf-8")
     return text.split(after, 1)[1].split(f"```{language}\n", 1)[1].split("```", 1)[0]
 
 
 def test_the_readme_example_works_as_it_says(workdir: Path) -> None:
-    heading = "### Defaults: `pyproject.toml` and environment variables"
+    heading = "# Defaults: config files and environment variables"
     (workdir / "pyproject.toml").write_text(readme_block("toml", heading))
     commands = [line.split("#")[0].split() for line in readme_block("bash", heading).splitlines()]
     two = diff_edit("a.py", ("nowhere\n", "y\n")) + ANSWER

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from editblocks.workspace.dirfd import NotAFolder, Tree, write_new_file
+from editblocks.workspace.dirfd import Kind, NotAFolder, Tree, write_new_file
+from editblocks.workspace.project_files import walk_files
 
 
 @contextmanager
@@ -113,3 +114,40 @@ def test_make_folders_creates_what_is_missing(tmp_path: Path) -> None:
         fd = tree.make_folders("a/b/c")
         write_new_file(fd, "f.txt", b"made\n")
     assert (tmp_path / "a" / "b" / "c" / "f.txt").read_bytes() == b"made\n"
+
+
+def test_a_walk_lists_links_and_pipes_as_what_they_are_and_enters_real_folders_only(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "private.txt").write_bytes(b"x\n")
+    root = tmp_path / "root"
+    (root / "b" / "deep").mkdir(parents=True)
+    (root / "a.txt").write_bytes(b"a\n")
+    (root / "b" / "deep" / "c.txt").write_bytes(b"c\n")
+    (root / ".git").mkdir()
+    (root / ".git" / "HEAD").write_bytes(b"ref\n")
+    os.symlink(outside, root / "b" / "out")
+    os.symlink("a.txt", root / "to-a.txt")
+    os.mkfifo(root / "pipe")
+    with Tree(root) as tree:
+        walked = list(tree.walk(skip={".git"}))
+    assert walked == [("", ".git", Kind.FOLDER), ("", "a.txt", Kind.FILE), ("", "b", Kind.FOLDER),
+                      ("", "pipe", Kind.SPECIAL), ("", "to-a.txt", Kind.LINK),
+                      ("b", "deep", Kind.FOLDER), ("b", "out", Kind.LINK), ("b/deep", "c.txt", Kind.FILE)]
+    # the suggestions' list of files: a link to a file is one, a link to a folder is not, git's folder is left out
+    assert walk_files(root) == ["a.txt", "pipe", "to-a.txt", "b/deep/c.txt"]
+    assert walk_files(root, limit=2) == ["a.txt", "pipe"]
+
+
+def test_a_strict_walk_raises_where_a_folder_became_a_link(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "other").mkdir()
+    with Tree(tmp_path) as tree:
+        walking = tree.walk(ignore_errors=False)
+        assert next(walking) == ("", "other", Kind.FOLDER)
+        assert next(walking) == ("", "sub", Kind.FOLDER)
+        (tmp_path / "sub").rmdir()
+        os.symlink("other", tmp_path / "sub")
+        with pytest.raises(NotAFolder, match="`sub` is a symlink"):
+            list(walking)
+        assert list(tree.walk()) == [("", "other", Kind.FOLDER), ("", "sub", Kind.LINK)]

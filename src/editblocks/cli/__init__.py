@@ -4,7 +4,7 @@ One module per command group; a command's module is imported only when that
 command runs (or its help is asked for), so `editblocks apply` never loads
 the evaluation harness and `editblocks --help` loads no command at all.
 
-Exit status (README, "Command line"): 0 every block parsed/applied (or was
+Exit status (docs/cli.md): 0 every block parsed/applied (or was
 already applied), 1 some block failed or was skipped, 2 bad usage or
 unreadable input, with nothing written.
 """
@@ -16,13 +16,15 @@ from pathlib import Path
 
 import click
 
-from editblocks.cli.config import add_environment_variables, project_defaults
+from editblocks.cli.config import add_environment_variables, load_configuration
+from editblocks.cli.config_show import CONFIGURATION, add_show_config
 from editblocks.cli.shared import ASKS_FOR_JSON, InputError, JsonAwareGroup, JsonError
 
 COMMANDS = {  # name: (module, command object, one-line help shown by `editblocks --help`)
     "ask": ("ask", "ask_command", "Ask a model to edit FILES; watch its blocks land live, then apply them."),
     "apply": ("apply", "apply_command", "Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files."),
     "check": ("apply", "check_command", "Validate RESPONSE; with --root, also locate every block, writing nothing."),
+    "config": ("config_show", "config_command", "Show every option's value and what set it (variable, file, default)."),
     "eval": ("eval", "eval_command", "Replay recorded answers against their files and score every case."),
     "formats": ("parse", "formats_command", "Describe every edit format with a tiny example."),
     "mcp": ("mcp", "mcp_command", "Serve the edit tools to an MCP client (stdio, or --http), inside --root."),
@@ -47,6 +49,8 @@ class LazyGroup(JsonAwareGroup):
             module, name, _ = COMMANDS[cmd_name]
             command: click.Command = getattr(import_module(f"editblocks.cli.{module}"), name)
             add_environment_variables(cmd_name, command)
+            if cmd_name != "config":
+                add_show_config(command)
             self.commands[cmd_name] = command
         return self.commands[cmd_name]
 
@@ -61,10 +65,16 @@ class LazyGroup(JsonAwareGroup):
 def main(ctx: click.Context) -> None:
     """Parse a language model's edit blocks and apply them safely to files.
 
-    Option defaults can be set in [tool.editblocks] of the nearest pyproject.toml
-    and in EDITBLOCKS_<COMMAND>_<OPTION> variables (see the README).
+    Option defaults come from EDITBLOCKS_<COMMAND>_<OPTION> variables, the user's
+    ~/.config/editblocks/config.toml, and [tool.editblocks] of the nearest
+    pyproject.toml (behaviour only); `editblocks config` shows them (see the documentation, "Configuration").
     """
     try:
-        ctx.default_map = project_defaults(main, ctx, Path.cwd())
+        config = load_configuration(main, ctx, Path.cwd())
     except InputError as error:
         raise (JsonError(error) if ctx.meta.get(ASKS_FOR_JSON) else error) from None
+    ctx.default_map = config.defaults
+    ctx.meta[CONFIGURATION] = config
+    if ctx.invoked_subcommand != "config":  # `config` lists what was ignored itself
+        for line in config.warnings(ctx.invoked_subcommand):
+            click.echo(line, err=True)

@@ -23,12 +23,12 @@ from editblocks.cli.shared import (
 @click.option("--json", "as_json", is_flag=True, help="Print what was restored as JSON.")
 def undo_command(root: str | None, force: bool, as_json: bool) -> None:
     """Undo the last apply under --root, byte for byte."""
-    from editblocks.errors import WorkspaceError
-    from editblocks.service.session import EditSession
+    from editblocks.service.undo import undo
     from editblocks.text.diff import printable
+    from editblocks.workspace import WorkspaceError
 
     try:
-        outcome = EditSession.on_disk(root or ".").undo(force=force)
+        outcome = undo(root or ".", force=force)
     except WorkspaceError as error:
         raise workspace_error(error) from None
     if as_json:

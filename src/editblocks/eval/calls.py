@@ -38,10 +38,11 @@ class CallsOutcome:
     detail: str
 
 
-def read_calls(path: Path) -> list[ToolCall]:
+def read_calls(raw: bytes) -> list[ToolCall]:
+    """The calls in the bytes of a `calls.json`; CallsError says what is wrong with them."""
     try:
-        data = json.loads(path.read_bytes().decode("utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise CallsError(f"{CALLS_FILE} cannot be read: {error}") from None
     if not isinstance(data, list):
         raise CallsError(f"{CALLS_FILE} must hold a JSON list of calls")

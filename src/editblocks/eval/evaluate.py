@@ -3,7 +3,7 @@
 A *case* is a folder holding ``response.md`` (what a model answered),
 ``before/`` (the files it saw), ``after/`` (the files that must result; equal
 to ``before/`` when the answer must be refused) and an optional ``case.json``
-(options and a note on what it tests). The README describes the layout.
+(options and a note on what it tests). docs/eval.md describes the layout.
 
 Each case runs for real: ``before/`` is copied into a fresh temporary folder,
 the response is parsed and applied through the service (`EditSession`, the
@@ -19,7 +19,6 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import shutil
 import tempfile
 import time
 import traceback
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from editblocks.eval.calls import CALLS_FILE, CallsError, read_calls, run_calls
+from editblocks.eval.case_files import CaseDataError, CaseTree, DataFolder
 from editblocks.model import ApplyResult, Format, ParseResult, Policy, Status, counted
 from editblocks.service.options import ApplyOptions
 from editblocks.service.session import EditSession
@@ -183,16 +183,20 @@ def find_cases(folders: Iterable[str | os.PathLike[str]]) -> list[tuple[Path, st
 
 
 def _is_case(folder: Path) -> bool:
-    """A case answers with text (`response.md`) or with tool calls (`calls.json`)."""
-    return (folder / RESPONSE_FILE).is_file() or (folder / CALLS_FILE).is_file()
+    """A case answers with text (`response.md`) or with tool calls (`calls.json`); whatever is there by that name
+    makes it one, so a link or a pipe in its place becomes an `error` verdict rather than going unnoticed."""
+    return os.path.lexists(folder / RESPONSE_FILE) or os.path.lexists(folder / CALLS_FILE)
 
 
 def _walk(folder: Path) -> Iterable[Path]:
+    """Case folders below ``folder``; links to folders are not followed (two links to `.` would branch forever)."""
     if _is_case(folder):
         yield folder
         return
     try:
-        children = sorted(child for child in folder.iterdir() if child.is_dir() and not child.name.startswith("."))
+        with os.scandir(folder) as entries:
+            children = sorted(folder / entry.name for entry in entries
+                              if entry.is_dir(follow_symlinks=False) and not entry.name.startswith("."))
     except OSError:
         return
     for child in children:
@@ -201,12 +205,16 @@ def _walk(folder: Path) -> Iterable[Path]:
 
 def read_case_spec(case: Path) -> CaseSpec:
     """The case's case.json, checked: unknown keys and wrong types are errors, so a typo never goes unnoticed."""
-    path = case / CASE_FILE
-    if not path.exists():
+    try:
+        with DataFolder(case) as folder:
+            raw = folder.read(CASE_FILE)
+    except CaseDataError as error:
+        raise CaseError(str(error)) from None
+    if raw is None:
         return CaseSpec()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise CaseError(f"{CASE_FILE} cannot be read: {error}") from None
     if not isinstance(data, dict):
         raise CaseError(f"{CASE_FILE} must hold a JSON object")
@@ -259,19 +267,19 @@ def _known_files(value: Any) -> tuple[str, ...] | Literal[True] | None:
 def read_tree(folder: Path) -> dict[str, bytes]:
     """Every file under ``folder`` by POSIX relative path (a missing folder is an empty tree).
 
-    editblocks' own ``.editblocks/`` journal is left out: it is bookkeeping, not a result.
+    editblocks' own ``.editblocks/`` journal is left out: it is bookkeeping,
+    not a result. A link or a special file below ``folder`` is a CaseError.
     """
-    tree: dict[str, bytes] = {}
-    if not folder.is_dir():
-        return tree
-    for directory, subdirs, files in os.walk(folder):
-        here = Path(directory)
-        if here == folder and JOURNAL_DIR in subdirs:
-            subdirs.remove(JOURNAL_DIR)
-        for name in files:
-            path = here / name
-            tree[path.relative_to(folder).as_posix()] = path.read_bytes()
-    return tree
+    try:
+        with DataFolder(folder.parent) as parent:
+            return _compared(parent.tree(folder.name))
+    except CaseDataError as error:
+        raise CaseError(str(error)) from None
+
+
+def _compared(tree: CaseTree) -> dict[str, bytes]:
+    """The files of ``tree`` that a verdict compares: all but editblocks' journal."""
+    return {rel: data for rel, data in tree.files.items() if not rel.startswith(f"{JOURNAL_DIR}/")}
 
 
 # --- running one case ---------------------------------------------------------------------
@@ -286,7 +294,7 @@ def _run_case(task: _Task) -> CaseOutcome:
         spec = read_case_spec(case)
         why = spec.why
         verdict, detail, difference = _judge(case, spec, task.overrides, task.scratch)
-    except CaseError as error:
+    except (CaseError, CaseDataError) as error:
         verdict, detail, difference = Verdict.ERROR, f"broken case: {error}", ()
     except Exception as error:  # an exception escaping editblocks is itself a finding worth reporting
         where = traceback.extract_tb(error.__traceback__)[-1]
@@ -297,18 +305,22 @@ def _run_case(task: _Task) -> CaseOutcome:
 
 def _judge(case: Path, spec: CaseSpec, overrides: CaseOptions,
            scratch: str | None) -> tuple[Verdict, str, tuple[str, ...]]:
-    if (case / CALLS_FILE).is_file():
-        return _judge_calls(case, spec, overrides, scratch)
+    with DataFolder(case) as folder:
+        if folder.has(CALLS_FILE):
+            return _judge_calls(folder, spec, overrides, scratch)
+        raw = folder.read(RESPONSE_FILE)
+        before, after = folder.tree(BEFORE_DIR), folder.tree(AFTER_DIR)
+    if raw is None:
+        raise CaseError(f"{RESPONSE_FILE} vanished while the case was being read")
     try:
-        response = (case / RESPONSE_FILE).read_bytes().decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
+        response = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
         raise CaseError(f"{RESPONSE_FILE} cannot be read as UTF-8: {error}") from None
     options = spec.options.overridden_by(overrides)
-    before = read_tree(case / BEFORE_DIR)
-    expected = read_tree(case / AFTER_DIR)
-    known = tuple(sorted(before)) if spec.known_files is True else spec.known_files
+    expected = _compared(after)
+    known = tuple(sorted(_compared(before))) if spec.known_files is True else spec.known_files
     # The root is a child of the sandbox, so a path that escapes the root lands where it can be seen.
-    with _sandbox(case, scratch) as (root, escaped):
+    with _sandbox(before, scratch) as (root, escaped):
         session = EditSession.on_disk(root, options.apply_options(known))
         parsed = session.parse(response)
         result = session.apply(parsed)
@@ -316,7 +328,7 @@ def _judge(case: Path, spec: CaseSpec, overrides: CaseOptions,
     detail = summarize(parsed, result)
     if escaped:
         return Verdict.WRONG, detail, tuple(f"! wrote outside the root: {name}" for name in escaped)
-    verdict = classify(before, expected, actual, blocks_parsed=bool(parsed.blocks))
+    verdict = classify(_compared(before), expected, actual, blocks_parsed=bool(parsed.blocks))
     if verdict in PASSING and spec.expect is not None:
         said = statuses_say(result)
         if said is not spec.expect:
@@ -326,24 +338,24 @@ def _judge(case: Path, spec: CaseSpec, overrides: CaseOptions,
     return verdict, detail, difference
 
 
-def _judge_calls(case: Path, spec: CaseSpec, overrides: CaseOptions,
+def _judge_calls(folder: DataFolder, spec: CaseSpec, overrides: CaseOptions,
                  scratch: str | None) -> tuple[Verdict, str, tuple[str, ...]]:
     """A case whose answer is tool calls: run them with `ToolHandler`, then judge the files as for any case."""
-    if (case / RESPONSE_FILE).is_file():
+    if folder.has(RESPONSE_FILE):
         raise CaseError(f"a case holds {RESPONSE_FILE} or {CALLS_FILE}, not both")
     try:
-        calls = read_calls(case / CALLS_FILE)
+        calls = read_calls(folder.read(CALLS_FILE) or b"")
     except CallsError as error:
         raise CaseError(str(error)) from None
+    before, after = folder.tree(BEFORE_DIR), folder.tree(AFTER_DIR)
     options = spec.options.overridden_by(overrides)
-    before = read_tree(case / BEFORE_DIR)
-    expected = read_tree(case / AFTER_DIR)
-    with _sandbox(case, scratch) as (root, escaped):
+    expected = _compared(after)
+    with _sandbox(before, scratch) as (root, escaped):
         outcome = run_calls(calls, root, options.apply_options())
         actual = read_tree(root)
     if escaped:
         return Verdict.WRONG, outcome.detail, tuple(f"! wrote outside the root: {name}" for name in escaped)
-    verdict = classify(before, expected, actual, blocks_parsed=bool(calls))
+    verdict = classify(_compared(before), expected, actual, blocks_parsed=bool(calls))
     if verdict in PASSING and spec.expect is not None:
         said = (Expect.APPLIED if outcome.calls and outcome.succeeded == outcome.calls
                 else Expect.PARTIAL if outcome.succeeded else Expect.REFUSED)
@@ -355,16 +367,14 @@ def _judge_calls(case: Path, spec: CaseSpec, overrides: CaseOptions,
 
 
 @contextmanager
-def _sandbox(case: Path, scratch: str | None) -> Iterator[tuple[Path, list[str]]]:
-    """A copy of the case's `before/` as the root, inside a sandbox folder; on leaving, the list it yielded holds
-    the names written beside the root (a path that escapes the root lands where it can be seen)."""
+def _sandbox(before: CaseTree, scratch: str | None) -> Iterator[tuple[Path, list[str]]]:
+    """The files of the case's `before/` (as read) written as the root, inside a sandbox folder; on leaving, the
+    list it yielded holds the names written beside the root (a path that escapes the root lands where it can be
+    seen)."""
     escaped: list[str] = []
     with tempfile.TemporaryDirectory(prefix="editblocks-eval-", dir=scratch) as sandbox:
         root = Path(sandbox) / "root"
-        if (case / BEFORE_DIR).is_dir():
-            shutil.copytree(case / BEFORE_DIR, root, symlinks=True)
-        else:
-            root.mkdir()
+        before.write(root)
         yield root, escaped
         escaped.extend(sorted(entry.name for entry in Path(sandbox).iterdir() if entry.name != "root"))
 

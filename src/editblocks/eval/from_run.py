@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from editblocks.eval.case_files import CaseDataError, DataFolder
 from editblocks.eval.evaluate import AFTER_DIR, BEFORE_DIR, CASE_FILE, RESPONSE_FILE
 from editblocks.eval.replay import ReplayedCase, ReplayError
 
@@ -26,14 +27,24 @@ def import_run(run: str | Path, out: str | Path, round_number: int = 1) -> Repla
     folder, source = Path(out), Path(run)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ReplayError(f"{folder} already exists and is not an empty folder")
-    prefix = source / f"round-{round_number}"
+    prefix = f"round-{round_number}"
     try:
-        answer = prefix.with_name(prefix.name + ".answer.md").read_bytes()
-        files: dict[str, Any] = json.loads(prefix.with_name(prefix.name + ".files.json").read_text("utf-8"))
-        run_info: dict[str, Any] = json.loads((source / "run.json").read_text("utf-8"))
-    except (OSError, ValueError) as error:
+        with DataFolder(source) as saved:
+            answer, files_json, run_json, results_json = (
+                saved.read(name) for name in (f"{prefix}.answer.md", f"{prefix}.files.json", "run.json",
+                                              f"{prefix}.results.json"))
+    except CaseDataError as error:
+        raise ReplayError(f"cannot use the saved run {source}: {error}") from None
+    try:
+        if answer is None or files_json is None or run_json is None:
+            raise ValueError("a file of the round is missing")
+        files: dict[str, Any] = json.loads(files_json.decode("utf-8"))
+        run_info: dict[str, Any] = json.loads(run_json.decode("utf-8"))
+        if not _saved_shape(files, run_info):
+            raise ValueError("its files or its record are not in the shape editblocks saves them in")
+    except ValueError as error:
         raise ReplayError(f"{source} holds no complete round {round_number} of a saved run ({error})") from None
-    results = _results(prefix.with_name(prefix.name + ".results.json"))
+    results = _results(results_json)
     for path in files:
         _safe(path)
     folder.mkdir(parents=True, exist_ok=True)
@@ -60,13 +71,23 @@ def import_run(run: str | Path, out: str | Path, round_number: int = 1) -> Repla
                         tuple(sorted(p for p, t in files.items() if t.get("after") is not None)))
 
 
-def _results(path: Path) -> list[bool]:
+def _saved_shape(files: Any, run_info: Any) -> bool:
+    """Whether the round's files map paths to their texts and the run's record is an object, as `ask` saves them."""
+    return isinstance(run_info, dict) and isinstance(files, dict) and all(
+        isinstance(texts, dict) and all(isinstance(texts.get(key), str | None) for key in ("before", "after"))
+        for texts in files.values())
+
+
+def _results(raw: bytes | None) -> list[bool]:
     """Whether each block of the round applied (an already-applied block counts), or [] if not recorded."""
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(raw or b"")
+    except ValueError:
         return []
-    return [r.get("status") == "applied" or r.get("code") == "already-applied" for r in data.get("results", [])]
+    results = data.get("results") if isinstance(data, dict) else None
+    if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
+        return []
+    return [r.get("status") == "applied" or r.get("code") == "already-applied" for r in results]
 
 
 def _safe(path: str) -> None:

@@ -12,7 +12,7 @@ from importlib import resources
 from typing import Any
 
 SCHEMA_FILE = "report/schemas/output.schema.json"
-OUTPUT_NAMES = ("parse", "check", "apply", "undo", "eval", "eval-import", "error", "ask")
+OUTPUT_NAMES = ("parse", "check", "apply", "undo", "eval", "eval-import", "error", "ask", "config")
 
 
 def output_schema(name: str | None = None) -> dict[str, Any]:

@@ -8,7 +8,8 @@ module reads, lists folders and hands the decided text to the session.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from editblocks.model import ApplyResult, BlockKind, EditBlock, EditResult, Format, ResultCode, Status, counted
@@ -18,6 +19,7 @@ from editblocks.service.reading import StoreReader
 from editblocks.service.session import EditSession
 from editblocks.text.document import Document, TextBuffer
 from editblocks.tools.text_editor import LineEdit, Occurrences, insert_after, normalized, numbered, snippet
+from editblocks.workspace.dirfd import describe
 from editblocks.workspace.paths import Refusal
 from editblocks.workspace.reading import FileSnapshot
 
@@ -33,6 +35,7 @@ class EditorReply:
     text: str
     ok: bool
     result: ApplyResult | None = None
+    not_ours: str = ""  # the newest run, when `undo` was limited to some runs and this one is not among them
 
 
 @dataclass(frozen=True)
@@ -84,12 +87,19 @@ class TextEditor:
         return EditorReply(shown or f"{snapshot.rel} is empty.\n", True)
 
     def _list(self, folder: str) -> EditorReply:
+        """Two levels of ``folder``; the store opens each folder without following a link, so a folder swapped
+        for a link after its path was checked is refused (or, one level down, shown empty), never listed."""
         entries: list[str] = []
-        for name, is_dir in self.store.entries(folder):
-            entries.append(name + ("/" if is_dir else ""))
-            if is_dir:
-                entries += [f"{name}/{inner}{'/' if inner_dir else ''}"
-                            for inner, inner_dir in self.store.entries(f"{folder}/{name}" if folder else name)]
+        try:
+            for name, is_dir in self.store.entries(folder):
+                entries.append(name + ("/" if is_dir else ""))
+                if not is_dir:
+                    continue
+                with contextlib.suppress(OSError):
+                    entries += [f"{name}/{inner}{'/' if inner_dir else ''}"
+                                for inner, inner_dir in self.store.entries(f"{folder}/{name}" if folder else name)]
+        except OSError as error:
+            return EditorReply(f"Error: {folder or 'the project root'} cannot be listed ({describe(error)}).", False)
         shown = entries[:MAX_LISTED]
         more = f"\n[{len(entries) - len(shown)} more entries not shown]" if len(entries) > len(shown) else ""
         where = folder or "the project root"
@@ -153,11 +163,12 @@ class TextEditor:
             return PlannedEdit(change, f"Inserted {counted(len(change.new_lines), 'line')} {where}.")
         return self.edit(path, decide)
 
-    def undo(self, path: str | None = None) -> EditorReply:
-        """Undo the most recent edit run; with ``path`` (`undo_edit`), only if that run changed the file."""
-        outcome = self.session.undo(only=(lambda: self._other_file(path)) if path is not None else None)
+    def undo(self, path: str | None = None, *, only: Collection[str] | None = None) -> EditorReply:
+        """Undo the most recent edit run; with ``path`` (`undo_edit`), only if that run changed the file; with
+        ``only``, only if it is one of those runs."""
+        outcome = self.session.undo(runs=only, refuse=(lambda: self._other_file(path)) if path is not None else None)
         if not outcome.ok:
-            return EditorReply(f"Error: {outcome.message}", False)
+            return EditorReply(f"Error: {outcome.message}", False, not_ours=outcome.not_ours)
         return EditorReply(outcome.message or "Undid the last edit.", True)
 
     def _other_file(self, path: str) -> str | None:

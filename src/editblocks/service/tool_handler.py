@@ -7,7 +7,9 @@ any format) and `undo`. A call never raises for what the model sent: missing
 or mistyped arguments, unknown tools and refused paths come back as an error
 reply the model can act on. Every call goes through the service's
 `EditSession` (the same options, planner, commit and feedback as `apply`), so
-every write is the store's (atomic, journaled, inside the root).
+every write is the store's (atomic, journaled, inside the root), and `undo`
+takes back only the handler's own runs: a run the user made meanwhile (with
+`editblocks apply`, say) is not the model's to undo.
 """
 
 from __future__ import annotations
@@ -61,13 +63,17 @@ class ToolHandler:
     ``options`` mean what they mean for `editblocks apply` (``format`` is the default of `apply_edits`);
     ``store`` runs the calls on a store of the caller's (a `MemoryStore`) instead of the files under ``root``.
     The keywords ``policy``, ``fuzzy``, ``first_match``, ``strict``, ``git_add``, ``lock_wait`` and
-    ``known_files`` are the older spelling of ``options`` and set the same fields.
+    ``known_files`` are the older spelling of ``options`` and set the same fields. `undo` (and `undo_edit`)
+    take back only runs this handler made, unless ``undo_any_run``; ``door`` names the handler in the refusal,
+    and ``undo_hint`` tells how to lift the limit where it is started.
     """
 
     def __init__(self, root: str | os.PathLike[str] | None = None, *, options: ApplyOptions | None = None,
                  store: FileStore | None = None, policy: Policy | str | None = None, fuzzy: bool | None = None,
                  first_match: bool | None = None, strict: bool | None = None, git_add: bool | None = None,
-                 lock_wait: float | None = None, known_files: Collection[str] | None = None) -> None:
+                 lock_wait: float | None = None, known_files: Collection[str] | None = None,
+                 undo_any_run: bool = False, door: str = "this tool handler",
+                 undo_hint: str = "ToolHandler(undo_any_run=True) lifts that") -> None:
         options = (options or ApplyOptions()).updated({
             "on_failure": policy, "fuzzy": fuzzy, "first_match": first_match, "strict": strict, "git_add": git_add,
             "lock_wait": lock_wait, "known_files": tuple(known_files) if known_files is not None else None})
@@ -80,9 +86,19 @@ class ToolHandler:
         self.workspace = self.session.store
         self.root = getattr(self.workspace, "root", root)
         self._editor = TextEditor(self.session)
+        self._undo_any_run = undo_any_run
+        self._door = door
+        self._undo_hint = undo_hint
+        self._made: set[str] = set()  # the journal runs this handler's calls wrote
 
     def call(self, name: str, input: object = None) -> ToolReply:
         """Run the tool ``name`` with ``input`` (a dict, or the JSON text Chat Completions sends)."""
+        reply = self._call(name, input)
+        if reply.result is not None and reply.result.run_id is not None:
+            self._made.add(reply.result.run_id)
+        return reply
+
+    def _call(self, name: str, input: object) -> ToolReply:
         try:
             args = arguments(input)
             if name in TEXT_EDITOR_ALIASES:
@@ -92,7 +108,7 @@ class ToolHandler:
             if name in (APPLY_EDITS, CHECK_EDITS):
                 return self._apply_edits(args, dry_run=name == CHECK_EDITS)
             if name == UNDO:
-                return _reply(self._editor.undo())
+                return self._undo()
             return ToolReply(f"Error: there is no tool `{name}`; the tools are {', '.join(TOOL_NAMES)}.", False)
         except ArgumentError as error:
             return ToolReply(f"Error: {name}: {error}.", False)
@@ -107,7 +123,7 @@ class ToolHandler:
             raise ArgumentError(f"`command` must be one of {', '.join(TEXT_EDITOR_COMMANDS)}, not {command!r}")
         path = text_argument(args, "path")
         if command == "undo_edit":
-            return _reply(self._editor.undo(path))
+            return self._undo(path)
         if command == "view":
             return _reply(self._editor.view(path, view_range_argument(args)))
         if command == "create":
@@ -157,6 +173,14 @@ class ToolHandler:
             text += ("\nHow the closest lines differ from old_str (`-` old_str, `+` the file):\n" + outcome.hint)
         text += "\nCopy `old_str` exactly from the file (`view` it first), including whitespace."
         return ToolReply(text, False, result)
+
+    def _undo(self, path: str | None = None) -> ToolReply:
+        reply = self._editor.undo(path, only=None if self._undo_any_run else frozenset(self._made))
+        if not reply.not_ours:
+            return _reply(reply)
+        return ToolReply(f"Error: nothing undone: the most recent edit (journal run {reply.not_ours}) was not made by "
+                         f"{self._door}; another editblocks command made it, so it stays as it is. `undo` takes back "
+                         f"only the edits made through {self._door} ({self._undo_hint}).", False)
 
     # --- answers and patches ------------------------------------------------------------------------
 

@@ -43,6 +43,7 @@ class Outcome:
     version: int
     locked: bool = False  # an answer that broke off: shown, never applied
     feedback: str = ""  # the service's message for the model about ``result`` ("" when there is nothing to say)
+    newest_run: str | None = None  # a newer run made elsewhere, which only "Undo newest run" takes back
 
 
 def build_view(outcome: Outcome, read: Reader) -> dict[str, Any]:
@@ -58,6 +59,7 @@ def build_view(outcome: Outcome, read: Reader) -> dict[str, Any]:
         "applied": outcome.applied,
         "can_apply": not outcome.applied and not outcome.streaming and not outcome.locked and accepted_pending,
         "message": printable(outcome.message),
+        "newest_run": outcome.newest_run,
         "answer": _pieces(outcome.answer, outcome.blocks),
         "blocks": blocks,
         "files": files,

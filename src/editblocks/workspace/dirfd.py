@@ -16,6 +16,8 @@ import contextlib
 import errno
 import os
 import stat
+from collections.abc import Collection, Iterator
+from enum import StrEnum
 from os import PathLike
 from types import TracebackType
 
@@ -83,6 +85,29 @@ def read_entry(folder: int, name: str, *, shown: str, limit: int | None = None) 
         if limit is not None and status.st_size > limit:
             raise OSError(errno.EFBIG, f"`{shown}` is larger than the {limit} bytes expected")
         return handle.read(), status
+
+
+class Kind(StrEnum):
+    """What an entry is itself: a link is a link, whatever it points to."""
+
+    FOLDER = "folder"
+    FILE = "file"
+    LINK = "symlink"
+    SPECIAL = "special file"  # a named pipe, a socket or a device
+
+
+def scan(folder: int) -> list[tuple[str, Kind]]:
+    """The names in an open folder, sorted, each with its kind (from the listing itself: nothing is opened)."""
+    with os.scandir(folder) as entries:
+        return sorted((entry.name, _kind(entry)) for entry in entries)
+
+
+def _kind(entry: os.DirEntry[str]) -> Kind:
+    if entry.is_symlink():
+        return Kind.LINK
+    if entry.is_dir(follow_symlinks=False):
+        return Kind.FOLDER
+    return Kind.FILE if entry.is_file(follow_symlinks=False) else Kind.SPECIAL
 
 
 def write_new_file(folder: int, name: str, data: bytes, *, mode: int | None = None,
@@ -245,6 +270,31 @@ class Tree:
         parent_rel, name = split(rel)
         parent = self.folder(parent_rel)
         return None if parent is None else read_entry(parent, name, shown=rel)
+
+    def walk(self, top: str = "", *, skip: Collection[str] = (), ignore_errors: bool = True
+             ) -> Iterator[tuple[str, str, Kind]]:
+        """(folder, name, kind) for every entry below ``top``, folders in sorted depth-first order.
+
+        Each folder is opened from the one above it without following a link,
+        so a folder swapped for a link while the walk goes on is never listed:
+        it is passed over, like a folder that cannot be read, or raises
+        (NotAFolder, OSError) when not ``ignore_errors``. Folders named in
+        ``skip`` are not entered; one that vanishes has no entries.
+        """
+        pending = [top]
+        while pending:
+            rel = pending.pop()
+            try:
+                fd = self.folder(rel)
+                entries = [] if fd is None else scan(fd)
+            except OSError:
+                if not ignore_errors:
+                    raise
+                continue
+            for name, kind in entries:
+                yield rel, name, kind
+            pending += reversed([f"{rel}/{name}" if rel else name for name, kind in entries
+                                 if kind is Kind.FOLDER and name not in skip])
 
     def forget(self, rel: str) -> None:
         """Close ``rel`` and every folder below it, after it was removed."""

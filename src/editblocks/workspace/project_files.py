@@ -9,8 +9,11 @@ probably meant when the one it wrote does not exist.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
+
+from editblocks.workspace.dirfd import Kind, Tree
 
 GIT_TIMEOUT_SECONDS = 30
 MAX_WALKED_FILES = 20_000
@@ -45,25 +48,43 @@ def read_known_files(source: str, root: str | os.PathLike[str]) -> list[str]:
 
 
 def walk_files(root: str | os.PathLike[str], limit: int = MAX_WALKED_FILES) -> list[str]:
-    """Up to ``limit`` files under ``root`` (relative, `/`-separated), never following links, skipping `.git/`."""
+    """Up to ``limit`` files under ``root`` (relative, `/`-separated), skipping `.git/` and `.editblocks/`.
+
+    Folders are opened without following a link (`Tree.walk`), so a folder
+    swapped for a link to somewhere else while the walk runs never adds the
+    names found there. A link is listed as a file unless it leads to a folder.
+    """
     found: list[str] = []
-    base = os.fspath(root)
-    for folder, folders, files in os.walk(base, followlinks=False):
-        folders[:] = sorted(name for name in folders if name not in _SKIPPED_FOLDERS)
-        relative = os.path.relpath(folder, base)
-        for name in sorted(files):
-            found.append(name if relative == "." else f"{relative}/{name}".replace(os.sep, "/"))
+    try:
+        tree = Tree(os.path.realpath(root))
+    except OSError:
+        return found
+    with tree:
+        for folder, name, kind in tree.walk(skip=_SKIPPED_FOLDERS):
+            if kind is Kind.FOLDER or kind is Kind.LINK and _leads_to_folder(tree, folder, name):
+                continue
+            found.append(f"{folder}/{name}" if folder else name)
             if len(found) >= limit:
-                return found
+                break
     return found
+
+
+def _leads_to_folder(tree: Tree, folder: str, name: str) -> bool:
+    try:
+        fd = tree.folder(folder)
+        return fd is not None and stat.S_ISDIR(os.stat(name, dir_fd=fd).st_mode)
+    except OSError:
+        return False
 
 
 def _git_ls_files(root: Path) -> str:
     import subprocess  # only here: listing files needs no process machinery otherwise
 
+    from editblocks.workspace.git import git_command
+
     try:
         listed = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z"],
+            git_command(root, "ls-files", "-z"),
             capture_output=True,
             text=True,
             errors="replace",

@@ -38,6 +38,17 @@ class FileSnapshot:
     fingerprint: str | None
     mode: int | None
 
+    def data(self) -> bytes | None:
+        """The bytes the file held when it was read (its text encodes back to exactly those), or None if missing.
+
+        A copy made from these is a copy of what was checked; reading the path
+        again could reach another file by then.
+        """
+        if self.text is None:
+            return None
+        bom, codec = codec_for(self.encoding)
+        return bom + self.text.encode(codec)
+
 
 @dataclass(frozen=True)
 class Undecodable:
