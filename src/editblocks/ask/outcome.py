@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from editblocks.ask.messages import DEFAULT_MAX_FILE_BYTES, PromptFile
+from editblocks.errors import AskInputError
 from editblocks.model import ApplyResult, Format
 from editblocks.service.options import ApplyOptions
 from editblocks.service.results import clean
@@ -17,10 +18,6 @@ from editblocks.workspace.paths import Refusal
 from editblocks.workspace.store import FileStore
 
 EXIT_OK, EXIT_FAILED, EXIT_NOTHING_WRITTEN = 0, 1, 2
-
-
-class AskInputError(Exception):
-    """A file given to `ask` cannot be sent (binary, too large, outside the root): one line, nothing sent."""
 
 
 @dataclass(frozen=True)

@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from editblocks.ask.client import Endpoint, EndpointError, StreamDropped, make_client, stream_answer
+from editblocks.ask.client import Endpoint, make_client, stream_answer
 from editblocks.ask.display import View
 from editblocks.ask.messages import Message, conversation, feedback_turns
 from editblocks.ask.outcome import AskOptions, AskOutcome, Confirm, Round, prompt_files
-from editblocks.errors import WorkspaceError
+from editblocks.errors import EndpointError, StreamDropped, WorkspaceError
 from editblocks.model import ApplyResult, EditResult, ResultCode, Status, counted
 from editblocks.report.serialize import apply_json, json_text
 from editblocks.service.live import LiveAnswer, LiveLocator, Located
@@ -176,7 +176,7 @@ def _write(session: EditSession, located: Sequence[Located], preview: ApplyResul
 
 
 def _commit(workspace: Workspace, options: AskOptions, outcome: AskOutcome) -> None:
-    from editblocks.workspace.git import GitError
+    from editblocks.errors import GitError
     from editblocks.workspace.git_commit import commit_files
 
     try:

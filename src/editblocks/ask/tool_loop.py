@@ -19,10 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from editblocks.ask.client import Endpoint, EndpointError, StreamDropped, ToolCallDelta, stream_answer
+from editblocks.ask.client import Endpoint, ToolCallDelta, stream_answer
 from editblocks.ask.display import View
 from editblocks.ask.messages import Message, tool_conversation
 from editblocks.ask.outcome import AskOptions, AskOutcome, Confirm, Round, prompt_files
+from editblocks.errors import EndpointError, StreamDropped
 from editblocks.model import counted
 from editblocks.plan import FilePlan, Plan
 from editblocks.service.results import apply_result

@@ -79,8 +79,9 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
         raise InputError("no model: give --model, or set EDITBLOCKS_MODEL or `model` in your own config file "
                          "(`editblocks config` names it)", code="usage")
     from editblocks.ask.client import Endpoint
-    from editblocks.ask.outcome import AskInputError, AskOptions
+    from editblocks.ask.outcome import AskOptions
     from editblocks.ask.rounds import ask
+    from editblocks.errors import AskInputError
     from editblocks.model import Format
     from editblocks.workspace import WorkspaceError
 

@@ -83,7 +83,8 @@ def read_known(source: str | None, root: str | None, response: str | None) -> li
         return None
     if source == "-" and response == "-":
         raise InputError("the response and --known-files cannot both be read from standard input")
-    from editblocks.workspace.project_files import KnownFilesError, read_known_files
+    from editblocks.errors import KnownFilesError
+    from editblocks.workspace.project_files import read_known_files
 
     try:
         return read_known_files(source, root or ".")

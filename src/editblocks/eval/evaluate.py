@@ -31,6 +31,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
+from editblocks.errors import CaseError
 from editblocks.eval.calls import CALLS_FILE, CallsError, read_calls, run_calls
 from editblocks.eval.case_files import CaseDataError, CaseTree, DataFolder
 from editblocks.model import ApplyResult, Format, ParseResult, Policy, Status, counted
@@ -71,10 +72,6 @@ class Expect(StrEnum):
     APPLIED = "applied"  # every block applied
     REFUSED = "refused"  # no block applied
     PARTIAL = "partial"  # some blocks applied, some not
-
-
-class CaseError(ValueError):
-    """A case folder that cannot be run as written (missing response, bad case.json)."""
 
 
 @dataclass(frozen=True)

@@ -48,8 +48,9 @@ def file_diffs(files: Sequence[FilePlan], snapshots: Mapping[str, FileSnapshot])
 
 def apply_result(plan: Plan, snapshots: Mapping[str, FileSnapshot], *, written: bool,
                  shell: tuple[ShellSuggestion, ...] = (), diagnostics: tuple[Diagnostic, ...] = (),
-                 notes: tuple[str, ...] = (), dry_run: bool = False) -> ApplyResult:
-    """The result of ``plan``: its block results, its files sorted by what happens to them, and their diffs."""
+                 notes: tuple[str, ...] = (), dry_run: bool = False, run_id: str | None = None) -> ApplyResult:
+    """The result of ``plan``: its block results, its files sorted by what happens to them, and their diffs
+    (``run_id``: the journal run that wrote them)."""
     files = plan.files
     moved_away = {f.moved_from for f in files if f.moved_from is not None}
     return ApplyResult(
@@ -64,6 +65,7 @@ def apply_result(plan: Plan, snapshots: Mapping[str, FileSnapshot], *, written: 
         diagnostics=without_restated_warnings(diagnostics, plan.results),
         notes=notes,
         dry_run=dry_run,
+        run_id=run_id,
     )
 
 

@@ -10,7 +10,7 @@ session over a `MemoryStore` previews, evaluates and tests without a disk;
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from editblocks.model import ApplyResult, Diagnostic, EditBlock, Format, ParseResult, Policy, Severity, ShellSuggestion
 from editblocks.parsing.stream import parse
@@ -105,7 +105,7 @@ class EditSession:
             notes += () if plan.results else (outcome.error,)  # no block result to say why
             plan = not_written(plan, outcome.changed_on_disk, outcome.error)
         return apply_result(plan, snapshots, written=outcome.written, shell=shell, diagnostics=diagnostics,
-                            notes=notes)
+                            notes=notes, run_id=outcome.run_id if outcome.written else None)
 
     def write(self, files: Sequence[tuple[FileSnapshot, str]]) -> ApplyResult:
         """Write whole texts decided elsewhere (a scratch copy's), all or nothing, under the store's lock; each is
@@ -116,17 +116,19 @@ class EditSession:
         with self.store.lock(wait=self.options.lock_wait):
             return self.commit(plan, reader)
 
-    def undo(self, *, force: bool = False, only: Callable[[], str | None] | None = None) -> UndoOutcome:
+    def undo(self, *, force: bool = False, runs: Collection[str] | None = None,
+             refuse: Callable[[], str | None] | None = None) -> UndoOutcome:
         """Undo the last run (see `Workspace.undo`), under the store's lock; a store that never recorded a run
-        has nothing to undo (and no journal is made to find that out). ``only``, asked under the lock, says why
-        this run must not be undone (None: undo it)."""
+        has nothing to undo (and no journal is made to find that out). With ``runs``, a newest run not among
+        them is left alone (a door undoes only the runs it made); ``refuse``, asked under the lock, says why the
+        run must not be undone (None: undo it)."""
         if not self.store.has_journal():
             return UndoOutcome((), (), (), "nothing to undo", ok=False)
         with self.store.lock(wait=self.options.lock_wait):
-            refused = only() if only is not None else None
+            refused = refuse() if refuse is not None else None
             if refused is not None:
                 return UndoOutcome((), (), (), refused, ok=False)
-            return self.store.undo(force=force)
+            return self.store.undo(force=force, only=runs)
 
     # --- what to tell the model and the shell -----------------------------------------------------------------
 

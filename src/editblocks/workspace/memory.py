@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import posixpath
 import stat
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 
@@ -183,11 +183,15 @@ class MemoryStore:
     def next_undo_paths(self) -> tuple[str, ...] | None:
         return tuple(self._runs[-1].after) if self._runs else None
 
-    def undo(self, *, force: bool = False) -> UndoOutcome:
-        """Put back what the last run changed. Only commits write here, so no file can have changed since the run
-        (``force`` has nothing to override)."""
+    def undo(self, *, force: bool = False, only: Collection[str] | None = None) -> UndoOutcome:
+        """Put back what the last run changed (with ``only``, if it is one of those runs). Only commits write
+        here, so no file can have changed since the run (``force`` has nothing to override)."""
         if not self._runs:
             return UndoOutcome((), (), (), "nothing to undo", ok=False)
+        newest = self._runs[-1].run_id
+        if only is not None and newest not in only:
+            return UndoOutcome((), (), (), f"nothing undone: the most recent run, {newest}, was made elsewhere",
+                               ok=False, not_ours=newest)
         run = self._runs.pop()
         restored = tuple(rel for rel, held in run.before.items() if held is not None)
         removed = tuple(rel for rel, held in run.before.items() if held is None)
@@ -199,7 +203,7 @@ class MemoryStore:
             else:
                 self._files[rel] = held
         counts = f"restored {counted(len(restored), 'file')}, removed {counted(len(removed), 'created file')}"
-        return UndoOutcome(restored, removed, (), f"undid run {run.run_id}: {counts}", ok=True)
+        return UndoOutcome(restored, removed, (), f"undid run {run.run_id}: {counts}", ok=True, run_id=run.run_id)
 
     def _current(self, rel: str) -> _File | None:
         if rel in self._files:

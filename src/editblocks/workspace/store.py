@@ -9,7 +9,7 @@ evaluation case runs the same code as a real apply, on a `MemoryStore`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol
 
@@ -55,5 +55,6 @@ class FileStore(Protocol):
     def next_undo_paths(self) -> tuple[str, ...] | None:
         """The files of the run `undo` would undo next, or None when there is none."""
 
-    def undo(self, *, force: bool = False) -> UndoOutcome:
-        """Put back what the most recent run not yet undone changed."""
+    def undo(self, *, force: bool = False, only: Collection[str] | None = None) -> UndoOutcome:
+        """Put back what the most recent run not yet undone changed; with ``only`` (run ids), a newest run not
+        among them is left alone and named in ``not_ours``."""

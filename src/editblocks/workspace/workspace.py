@@ -30,7 +30,7 @@ from pathlib import Path
 
 from editblocks.errors import WorkspaceError
 from editblocks.workspace.commit import CommitOutcome, Committer, PlannedWrite
-from editblocks.workspace.dirfd import describe
+from editblocks.workspace.dirfd import Kind, Tree, describe, scan
 from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES, Journal
 from editblocks.workspace.lock import hold
 from editblocks.workspace.paths import Refusal, RefusalCode
@@ -102,14 +102,12 @@ class Workspace:
         return probe.rsplit("/", 1)[0] if "/" in probe else ""
 
     def entries(self, folder: str) -> list[tuple[str, bool]]:
-        """The visible names in ``folder`` and whether each is a real folder (links are listed, never followed)."""
-        try:
-            with os.scandir(self.root / folder if folder else self.root) as scan:
-                found = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in scan
-                         if not entry.name.startswith(".")]
-        except OSError:
-            return []
-        return sorted(found)
+        """The visible names in ``folder`` and whether each is a real folder (links are listed, never followed):
+        none if it is gone; OSError if it cannot be read or is now a link (it is opened without following one)."""
+        with Tree(self.root) as tree:
+            fd = tree.folder(folder)
+            return [] if fd is None else [(name, kind is Kind.FOLDER) for name, kind in scan(fd)
+                                          if not name.startswith(".")]
 
     def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False) -> CommitOutcome:
         """Write every planned file, or none of them.
