@@ -33,7 +33,7 @@ from editblocks.model import (
 if TYPE_CHECKING:
     from editblocks.workspace import UndoOutcome
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 
 def versioned(data: dict[str, Any]) -> dict[str, Any]:
@@ -117,6 +117,8 @@ def apply_json(result: ApplyResult) -> dict[str, Any]:
         "dry_run": result.dry_run,
         "diagnostics": diagnostics_json(result.diagnostics),
         "notes": list(result.notes),
+        "held_over": [result_json(r) for r in result.held_over],
+        "holding": list(result.holding),
     })
 
 
