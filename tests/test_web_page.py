@@ -272,3 +272,29 @@ def test_a_delete_and_a_move_are_applied_and_undone_from_the_page(page: Page, pr
         page.get_by_role("button", name="Undo").click()
         expect(page.get_by_role("button", name="Undo")).to_be_disabled()
     assert read_tree(project) == FILES and not (project / "halves.py").exists()
+
+
+def test_a_held_block_waits_on_the_page_and_lands_with_the_fixed_block_of_the_next_answer(
+        page: Page, project: Path) -> None:
+    """Block 1 applies but block 4 of the same file fails: app.py is left as it was, block 1 is held and kept, and
+    the next answer needs to carry only the fixed block 4 for app.py to get both."""
+    with served(project) as (_, server):
+        page.goto(server.url)
+        expect(badge(page, 1, "held")).to_be_visible()
+        expect(badge(page, 4, "failed")).to_be_visible()
+        summary = page.get_by_role("region", name="Summary")
+        expect(summary).to_contain_text("4 blocks · 0 applied · 2 pending · 1 held · 1 failed · 0 skipped")
+        page.get_by_role("button", name="Apply", exact=True).click()
+        expect(page.get_by_role("status").first).to_contain_text(
+            "applied: 1 file written; held until their failed blocks land: app.py")
+        expect(page.get_by_role("article", name="Block 1")).to_contain_text("do not send it again")
+        assert read_tree(project)["app.py"] == FILES["app.py"]
+        page.get_by_text("Paste another answer").click()
+        page.get_by_role("textbox", name="Answer text").fill(
+            "The port, fixed.\n\n" + diff_edit("app.py", ("PORT = 8000\n", "PORT = 8080\n")))
+        page.get_by_role("button", name="Show answer").click()
+        expect(badge(page, 1, "pending")).to_be_visible()
+        expect(summary).to_contain_text("held from an earlier answer: written now with the other blocks for app.py")
+        page.get_by_role("button", name="Apply", exact=True).click()
+        expect(badge(page, 1, "applied")).to_be_visible()
+    assert read_tree(project)["app.py"] == 'def greet(name):\n    return "hello " + name\n\nPORT = 8080\n'

@@ -184,10 +184,11 @@ class ReviewState:
             written = _files_written(result)
             if written:
                 self._applied = _Run(indexes, result)  # Undo now undoes this run
-                self._message = f"applied: {written} file{'s' if written != 1 else ''} written"
+                self._message = f"applied: {written} file{'s' if written != 1 else ''} written" + _holding(result)
             else:  # no run was journaled, so there is nothing for Undo to undo
                 self._preview = _Run(indexes, result)
-                self._message = "nothing written: " + (result.notes[0] if result.notes else "no accepted block applies")
+                self._message = ("nothing written yet" + _holding(result) if result.holding else "nothing written: "
+                                 + (result.notes[0] if result.notes else "no accepted block applies"))
         self._changed()
         return result
 
@@ -318,7 +319,7 @@ class ReviewState:
         outcome = Outcome(
             answer=self._answer, blocks=outcomes, result=result, applied=self._applied is not None,
             streaming=streaming, message=self._message, version=self._version, locked=bool(self._broken),
-            feedback=feedback, newest_run=self._newest_run,
+            feedback=feedback, newest_run=self._newest_run, holds=self.session.held is not None,
         )
         return build_view(outcome, self._read)
 
@@ -337,6 +338,14 @@ def _files_written(result: ApplyResult) -> int:
     if not result.written:
         return 0
     return len(result.paths_changed) - len(result.files_renamed)  # a rename is one file written, not two
+
+
+def _holding(result: ApplyResult) -> str:
+    """What the session keeps for the next answer, for the page's message ("" when it keeps nothing)."""
+    if not result.holding:
+        return ""
+    return (f"; held until their failed blocks land: {', '.join(result.holding)} (paste an answer with the fixed "
+            "blocks only)")
 
 
 def __getattr__(name: str) -> Any:
