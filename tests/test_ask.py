@@ -418,3 +418,24 @@ def test_the_editor_variant_of_the_prompt_is_sent_when_asked(project: Path) -> N
     sent = server.requests[0]["body"]["messages"]
     assert sent[0]["content"] == system_prompt("diff", editor=True) != system_prompt("diff")
     assert sent[1:-1] == example_messages("diff", editor=True)
+
+
+def test_a_held_block_waits_for_its_file_the_model_resends_only_the_failed_one_and_one_undo_takes_all_back(
+        project: Path) -> None:
+    notes = block("NOTES.md", "", "greet is friendlier\n")  # a new file: round 1 writes it
+    with scripted([Answer(prose(GREET + "\n" + ADD_WRONG + "\n" + notes)), Answer(prose(ADD))]) as server:
+        result = run_ask(server.base_url, "--yes")
+    assert result.exit_code == 0, result.output
+    assert (project / "app.py").read_text() == AFTER_BOTH
+    feedback = server.requests[1]["body"]["messages"][-1]["content"]
+    assert "Nothing was written to `app.py` yet" in feedback
+    assert "The held blocks for `app.py` are kept, so do not send them again: send only the failed blocks" in feedback
+    run = next((project / ".editblocks" / "runs").iterdir())
+    first = json.loads((run / "round-1.results.json").read_text())
+    assert [r["code"] for r in first["results"]] == ["held", "not-found", None] and first["holding"] == ["app.py"]
+    assert first["files_created"] == ["NOTES.md"] and first["files_modified"] == []  # never greet without add
+    second = json.loads((run / "round-2.results.json").read_text())
+    assert [r["status"] for r in second["held_over"]] == ["applied"] and second["holding"] == []
+    undone = CliRunner().invoke(main, ["undo", "--root", str(project)])
+    assert undone.exit_code == 0, undone.output
+    assert (project / "app.py").read_text() == APP and not (project / "NOTES.md").exists()  # both rounds
