@@ -91,3 +91,28 @@ def test_without_the_extra_the_command_names_it(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == ["Error: the MCP server needs the mcp package: "
                                                 "pip install -e '.[mcp]'"]
+
+
+def test_a_session_holds_the_good_hunks_of_a_file_and_writes_it_when_the_failed_one_lands(tmp_path: Path) -> None:
+    """An `apply_patch` call whose second hunk for app.py fails writes nothing to app.py and keeps its first hunk;
+    the next call sends only the fixed hunk, and app.py gets both."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "app.py").write_text("def main():\n    print('hi')\n\n\nPORT = 8000\n", encoding="utf-8")
+    patch = ("*** Begin Patch\n*** Update File: app.py\n@@\n-    print('hi')\n+    print('hello')\n@@\n-PORT = 9999\n"
+             "+PORT = 8080\n*** End Patch\n")
+    fixed = "*** Begin Patch\n*** Update File: app.py\n@@\n-PORT = 8000\n+PORT = 8080\n*** End Patch\n"
+    seen: dict[str, Any] = {}
+
+    async def session() -> None:
+        async with Client(server_params(root), read_timeout_seconds=60) as client:
+            seen["first"] = await client.call_tool("apply_patch", {"input": patch})
+            seen["between"] = (root / "app.py").read_text()
+            seen["second"] = await client.call_tool("apply_patch", {"input": fixed})
+
+    anyio.run(session)
+    first = text(seen["first"])
+    assert seen["first"].is_error and seen["between"] == "def main():\n    print('hi')\n\n\nPORT = 8000\n"
+    assert "Nothing was written to `app.py` yet" in first and "send only the failed blocks" in first
+    assert not seen["second"].is_error, text(seen["second"])
+    assert (root / "app.py").read_text() == "def main():\n    print('hello')\n\n\nPORT = 8080\n"
