@@ -38,6 +38,7 @@ from editblocks.workspace.workspace import Workspace
 MAX_VIEW_CHARS = 100_000
 MAX_LISTED = 400
 MAX_LISTED_OCCURRENCES = 50  # the reply names every line up to here; a hostile file may hold thousands
+MAX_SNIPPET_LINES = 60  # an edit that rewrote more lines (replace_all across a file) is not echoed back
 _ROOT_SPELLINGS = frozenset({"", ".", "./", "/"})
 _PROBE = "editblocks-folder-probe"
 
@@ -169,17 +170,20 @@ class TextEditor:
             buffer = TextBuffer(document)
             change = decided.change
             old_lines = buffer.lines[change.start : change.end]
-            sources = [change.start + i if i < len(old_lines) and line == old_lines[i] else None
-                       for i, line in enumerate(change.new_lines)]
+            sources = change.sources if change.sources is not None else [
+                change.start + i if i < len(old_lines) and line == old_lines[i] else None
+                for i, line in enumerate(change.new_lines)]
             buffer.splice(change.start, change.end, change.new_lines, sources)
             if change.final_newline is not None:
                 buffer.end_with_newline(change.final_newline)
             block = EditBlock(snapshot.rel, "", _text(old_lines), _text(change.new_lines), "", BlockKind.EDIT,
                               Format.SEARCH_REPLACE, 1, line_hint=change.start + 1)
-            shown = snippet(buffer.lines, change.start, len(change.new_lines))
             span = (change.start + 1, max(change.start + 1, change.end))
-            return self._commit(snapshot, buffer.to_text(), block, span,
-                                f"{decided.summary}\nThe edited part of {snapshot.rel} now reads:\n{shown}")
+            summary = decided.summary
+            if len(change.new_lines) <= MAX_SNIPPET_LINES:
+                shown = snippet(buffer.lines, change.start, len(change.new_lines))
+                summary += f"\nThe edited part of {snapshot.rel} now reads:\n{shown}"
+            return self._commit(snapshot, buffer.to_text(), block, span, summary)
         return self._locked(path, write)
 
     def insert(self, path: str, line: int, new_str: str) -> EditorReply:

@@ -3,7 +3,7 @@
 One handler serves every tool of `editblocks.tools`: Anthropic's text editor
 (`str_replace_based_edit_tool`), OpenAI's `apply_patch` (patch text, or one
 operation of the Responses API), `apply_edits` / `check_edits` (an answer in
-any format) and `undo`. A call never raises for what the model sent: missing
+any format), Claude Code's `edit` and `multi_edit`, `view` and `undo`. A call never raises for what the model sent: missing
 or mistyped arguments, unknown tools and refused paths come back as an error
 reply the model can act on. Every write is the workspace's (atomic, journaled,
 inside the root).
@@ -17,23 +17,31 @@ from dataclasses import dataclass
 from typing import Any
 
 from editblocks.errors import ArgumentError, WorkspaceError
+from editblocks.locate.types import DEFAULT_RUNGS, LocateOptions, Rung
 from editblocks.model import ApplyResult, BlockKind, EditBlock, Format, ParseResult, Policy, Reason, Status
 from editblocks.parsing.stream import parse
 from editblocks.report.feedback import feedback_message, reply_format
 from editblocks.service.apply import LOCK_WAIT_SECONDS, apply
+from editblocks.service.string_edit_tool import run_string_edits
 from editblocks.service.text_editor import Decided, EditorReply, TextEditor, as_edit
 from editblocks.tools.definitions import (
     APPLY_EDITS,
     APPLY_PATCH,
     CHECK_EDITS,
+    EDIT,
+    MULTI_EDIT,
     PATCH_OPERATIONS,
     TEXT_EDITOR_ALIASES,
     TEXT_EDITOR_COMMANDS,
     TOOL_NAMES,
     UNDO,
+    VIEW,
     arguments,
     int_argument,
     operation_patch,
+    path_argument,
+    string_edit_argument,
+    string_edits_argument,
     text_argument,
     view_range_argument,
 )
@@ -83,11 +91,22 @@ class ToolHandler:
                 return self._apply_edits(args, dry_run=name == CHECK_EDITS)
             if name == UNDO:
                 return _reply(self._editor.undo())
+            if name in (EDIT, MULTI_EDIT):
+                path = path_argument(args)
+                edits = [string_edit_argument(args)] if name == EDIT else string_edits_argument(args)
+                return _reply(run_string_edits(self._editor, path, edits, self._locate_options()))
+            if name == VIEW:
+                return _reply(self._editor.view(path_argument(args), view_range_argument(args)))
             return ToolReply(f"Error: there is no tool `{name}`; the tools are {', '.join(TOOL_NAMES)}.", False)
         except ArgumentError as error:
             return ToolReply(f"Error: {name}: {error}.", False)
         except WorkspaceError as error:  # busy, or the journal cannot be used: nothing was written
             return ToolReply(f"Error: the project cannot be edited right now ({error}); nothing was written.", False)
+
+    def _locate_options(self) -> LocateOptions:
+        """The ladder `apply` would climb for this handler's options, for the edits planned on a file's text."""
+        rungs = (*DEFAULT_RUNGS, Rung.FUZZY) if self._options["fuzzy"] else DEFAULT_RUNGS
+        return LocateOptions(rungs=rungs, first_match=bool(self._options["first_match"]))
 
     # --- the text editor ----------------------------------------------------------------------------
 

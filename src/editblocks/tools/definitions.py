@@ -17,6 +17,7 @@ from typing import Any
 
 from editblocks.errors import ArgumentError
 from editblocks.model import Format
+from editblocks.tools.string_edits import StringEdit
 
 TEXT_EDITOR = "str_replace_based_edit_tool"
 TEXT_EDITOR_ALIASES = frozenset({TEXT_EDITOR, "str_replace_editor"})  # the name of the older tool versions
@@ -25,6 +26,9 @@ APPLY_PATCH = "apply_patch"
 APPLY_EDITS = "apply_edits"
 CHECK_EDITS = "check_edits"
 UNDO = "undo"
+EDIT = "edit"
+MULTI_EDIT = "multi_edit"
+VIEW = "view"
 TEXT_EDITOR_COMMANDS = ("view", "create", "str_replace", "insert", "undo_edit")
 PATCH_OPERATIONS = ("create_file", "update_file", "delete_file")
 
@@ -51,6 +55,16 @@ def _edits_parameters() -> dict[str, Any]:
     }, ["edits"])
 
 
+_FILE_PATH = {"type": "string", "description": "The file's path, relative to the project root."}
+_EDIT_FIELDS = {
+    "old_string": {"type": "string", "description": "The text to replace, copied exactly from the file."},
+    "new_string": {"type": "string", "description": "The text to put in its place (different from old_string)."},
+    "replace_all": {"type": "boolean", "default": False,
+                    "description": "Replace every occurrence of old_string (default false: it must be unique)."},
+}
+_VIEW_RANGE = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+               "description": "First and last line to show (1-based; -1 = end of file)."}
+
 _SPECS = (
     ToolSpec(TEXT_EDITOR, (
         "View, create and edit text files of the project. `view` shows a file with numbered lines (or lists a "
@@ -60,8 +74,7 @@ _SPECS = (
         _object({
             "command": {"type": "string", "enum": list(TEXT_EDITOR_COMMANDS)},
             "path": {"type": "string", "description": "File or folder path, relative to the project root."},
-            "view_range": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
-                           "description": "For view: first and last line to show (1-based; -1 = end of file)."},
+            "view_range": {**_VIEW_RANGE, "description": "For view: " + _VIEW_RANGE["description"]},
             "file_text": {"type": "string", "description": "For create: the whole content of the new file."},
             "old_str": {"type": "string", "description": "For str_replace: the exact text to replace (unique)."},
             "new_str": {"type": "string", "description": "For str_replace and insert: the new text."},
@@ -84,6 +97,27 @@ _SPECS = (
         "why it would fail."), _edits_parameters()),
     ToolSpec(UNDO, "Undo the most recent edit run (every file it changed, created, deleted or moved).",
              _object({}, [])),
+    ToolSpec(EDIT, (
+        "Replace text in a file. `old_string` must occur exactly once: quote enough of the surrounding lines to "
+        "make it unique, or set `replace_all` to replace every occurrence. Text not found as written is looked "
+        "for line by line, tolerating indentation, trailing whitespace and quote differences; when nothing "
+        "matches, the reply shows the closest lines. An empty `old_string` creates a new file holding "
+        "`new_string`. Paths are relative to the project root."),
+        _object({"file_path": _FILE_PATH, **_EDIT_FIELDS,
+                 "expected_replacements": {"type": "integer", "minimum": 1, "description": (
+                     "How many occurrences to replace; the edit is refused when the count differs.")}},
+                ["file_path", "old_string", "new_string"])),
+    ToolSpec(MULTI_EDIT, (
+        "Make several edits to one file in one step: each works like `edit` on the text the previous ones left, "
+        "and either all of them apply or none does."),
+        _object({"file_path": _FILE_PATH,
+                 "edits": {"type": "array", "minItems": 1, "description": "The edits, applied in order.",
+                           "items": _object(dict(_EDIT_FIELDS), ["old_string", "new_string"])}},
+                ["file_path", "edits"])),
+    ToolSpec(VIEW, (
+        "Show a file with numbered lines (`view_range` for part of it), or list a folder two levels deep. Paths "
+        "are relative to the project root."),
+        _object({"file_path": _FILE_PATH, "view_range": _VIEW_RANGE}, ["file_path"])),
 )
 TOOL_NAMES = tuple(spec.name for spec in _SPECS)
 
@@ -220,3 +254,77 @@ def operation_patch(operation: Mapping[str, Any]) -> str:
             body = "".join(f"+{line}\n" for line in lines)
         return f"*** Begin Patch\n*** Add File: {path}\n{body}*** End Patch\n"
     return f"*** Begin Patch\n*** Update File: {path}\n{body}*** End Patch\n"
+
+
+_TRUE, _FALSE = frozenset({"true", "yes", "1"}), frozenset({"false", "no", "0", ""})
+
+
+def flag_argument(args: Mapping[str, Any], *names: str) -> bool:
+    """A yes/no argument under the first of ``names`` given; `"true"` and `"false"` as strings too (some clients
+    send booleans as text)."""
+    for name in names:
+        value = args.get(name)
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+        raise ArgumentError(f"the argument `{name}` must be true or false, not {_type_name(value)}")
+    return False
+
+
+def path_argument(args: Mapping[str, Any]) -> str:
+    """The file an `edit`, `multi_edit` or `view` call names (`file_path`; `path` and `filePath` are read too)."""
+    for name in ("file_path", "path", "filePath"):
+        if args.get(name) is not None:
+            return text_argument(args, name)
+    raise ArgumentError("the argument `file_path` is missing")
+
+
+def string_edit_argument(args: Mapping[str, Any], where: str = "") -> StringEdit:
+    """One edit: `old_string`, `new_string`, `replace_all` (gemini-cli's `allow_multiple` too) and
+    `expected_replacements`; camelCase spellings are read as well."""
+    old = _either(args, "old_string", "oldString", where)
+    new = _either(args, "new_string", "newString", where)
+    replace_all = flag_argument(args, "replace_all", "replaceAll", "allow_multiple")
+    expected = None
+    if args.get("expected_replacements") is not None:
+        expected = int_argument(args, "expected_replacements")
+        if expected < 1:
+            raise ArgumentError(f"{where}`expected_replacements` must be 1 or more, not {expected}")
+    if old == new:
+        raise ArgumentError(f"{where}`old_string` and `new_string` are the same, so there is nothing to change")
+    return StringEdit(old.replace("\r\n", "\n"), new.replace("\r\n", "\n"), replace_all, expected)
+
+
+def string_edits_argument(args: Mapping[str, Any]) -> list[StringEdit]:
+    """The `edits` of a `multi_edit` call, each checked as `edit` checks its own arguments."""
+    value = args.get("edits")
+    if value is None:
+        raise ArgumentError("the argument `edits` (a list of {old_string, new_string, replace_all}) is missing")
+    if isinstance(value, str):  # the list sent as JSON text
+        value = _json_list(value)
+    if not isinstance(value, list) or not value:
+        raise ArgumentError("the argument `edits` must be a non-empty list of {old_string, new_string, "
+                            f"replace_all}} objects, not {_type_name(value)}")
+    edits = []
+    for number, item in enumerate(value, start=1):
+        if not isinstance(item, Mapping):
+            raise ArgumentError(f"edit {number} of `edits` must be an object, not {_type_name(item)}")
+        edits.append(string_edit_argument(item, f"edit {number}: "))
+    return edits
+
+
+def _either(args: Mapping[str, Any], name: str, alias: str, where: str) -> str:
+    try:
+        return text_argument(args, alias if args.get(name) is None and args.get(alias) is not None else name)
+    except ArgumentError as error:
+        raise ArgumentError(f"{where}{error}") from None
+
+
+def _json_list(text: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text

@@ -20,12 +20,15 @@ SNIPPET_CONTEXT = 4
 @dataclass(frozen=True)
 class LineEdit:
     """Replace lines ``[start, end)`` (0-based) by ``new_lines``; when ``final_newline`` is not None, the file
-    then ends with a line break or not (a replacement at the very end says which, as the text it puts there)."""
+    then ends with a line break or not (a replacement at the very end says which, as the text it puts there).
+    ``sources``, when given, names per new line the file line it reproduces unchanged (it keeps that line's
+    ending); without it a new line equal to the old line at its place counts as that line."""
 
     start: int
     end: int
     new_lines: tuple[str, ...]
     final_newline: bool | None = None
+    sources: tuple[int | None, ...] | None = None
 
 
 @dataclass(frozen=True)
