@@ -4,11 +4,12 @@ the text as read, and the text editor commits the result once (atomic, journaled
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from editblocks.locate.types import LocateOptions
 from editblocks.model import counted
 from editblocks.service.text_editor import Decided, EditorReply, PlannedEdit, TextEditor
-from editblocks.tools.string_edits import EditDone, EditRefused, StringEdit, listed, plan_string_edits
+from editblocks.tools.string_edits import EditDone, EditRefused, StringEdit, at_lines, plan_string_edits
 
 
 def run_string_edits(editor: TextEditor, path: str, edits: Sequence[StringEdit],
@@ -19,6 +20,7 @@ def run_string_edits(editor: TextEditor, path: str, edits: Sequence[StringEdit],
         return EditorReply(f"Error: edit {empty[0]} has an empty `old_string`; quote the text each edit replaces "
                            "(an empty one only creates a new file, in `edit`).", False)
     read: list[bool] = []
+    planned_reports: list[EditDone] = []
 
     def decide(lines: list[str], final_newline: bool) -> Decided:
         read.append(True)
@@ -33,11 +35,14 @@ def run_string_edits(editor: TextEditor, path: str, edits: Sequence[StringEdit],
         change = planned.change
         if change.start == change.end and not change.new_lines and change.final_newline is None:
             return EditorReply(f"Nothing changed: the edits leave {path} as it was.", True)
+        planned_reports.extend(planned.done)
         return PlannedEdit(change, _summary(planned.done, path))
 
     reply = editor.edit(path, decide)
     if empty and not read:
         return editor.create(path, edits[0].new)
+    if reply.ok and reply.result is not None and reply.result.written:
+        return replace(reply, replacements=sum(report.count for report in planned_reports))
     return reply
 
 
@@ -54,4 +59,4 @@ def _one(report: EditDone, path: str) -> str:
                 f"{report.lines[0]} (strategy: {report.strategy}) and replaced")
     if report.count == 1:
         return f"Replaced the text at line {report.lines[0]} of {path}"
-    return f"Replaced {report.count} occurrences in {path} (at lines {listed(report.lines)})"
+    return f"Replaced {report.count} occurrences in {path} (at {at_lines(report.lines)})"

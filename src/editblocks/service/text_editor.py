@@ -50,6 +50,7 @@ class EditorReply:
     text: str
     ok: bool
     result: ApplyResult | None = None
+    replacements: int | None = None  # how many places an `edit` or `multi_edit` replaced, when it wrote
 
 
 @dataclass(frozen=True)

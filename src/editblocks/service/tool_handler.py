@@ -56,6 +56,8 @@ class ToolReply:
     text: str
     ok: bool
     result: ApplyResult | None = None
+    replacements: int | None = None
+    """For `edit` and `multi_edit`: how many places were replaced (None when nothing was written)."""
 
     @property
     def is_error(self) -> bool:
@@ -205,4 +207,4 @@ class ToolHandler:
 
 
 def _reply(reply: EditorReply) -> ToolReply:
-    return ToolReply(reply.text, reply.ok, reply.result)
+    return ToolReply(reply.text, reply.ok, reply.result, reply.replacements)

@@ -235,7 +235,8 @@ def operation_patch(operation: Mapping[str, Any]) -> str:
     """The V4A patch text for one operation of the Responses API's `apply_patch` tool.
 
     `create_file` carries the new content as `+` lines (bare lines are taken as
-    content too when none has the prefix), `update_file` the hunks, `delete_file` nothing.
+    content too when none has the prefix), `update_file` the hunks (and `move_to`, the path it moves to),
+    `delete_file` nothing.
     """
     kind = text_argument(operation, "type")
     if kind not in PATCH_OPERATIONS:
@@ -243,6 +244,9 @@ def operation_patch(operation: Mapping[str, Any]) -> str:
     path = text_argument(operation, "path")
     if not path.strip() or "\n" in path or "\r" in path:
         raise ArgumentError("the operation's `path` must be one non-empty line")
+    move_to = text_argument(operation, "move_to", required=False)
+    if move_to and (kind != "update_file" or not move_to.strip() or "\n" in move_to or "\r" in move_to):
+        raise ArgumentError("`move_to` must be one non-empty line, and only an update_file operation moves a file")
     if kind == "delete_file":
         return f"*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n"
     diff = text_argument(operation, "diff").replace("\r\n", "\n")
@@ -253,7 +257,8 @@ def operation_patch(operation: Mapping[str, Any]) -> str:
         if not any(line.startswith("+") for line in lines):
             body = "".join(f"+{line}\n" for line in lines)
         return f"*** Begin Patch\n*** Add File: {path}\n{body}*** End Patch\n"
-    return f"*** Begin Patch\n*** Update File: {path}\n{body}*** End Patch\n"
+    moved = f"*** Move to: {move_to}\n" if move_to else ""
+    return f"*** Begin Patch\n*** Update File: {path}\n{moved}{body}*** End Patch\n"
 
 
 _TRUE, _FALSE = frozenset({"true", "yes", "1"}), frozenset({"false", "no", "0", ""})

@@ -81,8 +81,13 @@ def plan_string_edits(lines: Sequence[str], final_newline: bool, edits: Sequence
     return EditsPlanned(_change(len(lines), final_newline, state), tuple(done))
 
 
-def listed(numbers: Sequence[int]) -> str:
-    """`3`, `3 and 9`, `3, 9 and 12`; past MAX_LISTED_LINES, how many more."""
+def at_lines(numbers: Sequence[int]) -> str:
+    """`line 3`, `lines 3 and 9`, `lines 3, 9 and 12` (each line once); past MAX_LISTED_LINES, how many more."""
+    distinct = list(dict.fromkeys(numbers))
+    return ("line " if len(distinct) == 1 else "lines ") + _listed(distinct)
+
+
+def _listed(numbers: Sequence[int]) -> str:
     shown = [str(n) for n in numbers[:MAX_LISTED_LINES]]
     text = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else "".join(shown)
     more = len(numbers) - len(shown)
@@ -94,7 +99,7 @@ def _apply_one(state: _Text, edit: StringEdit, path: str, options: LocateOptions
     if edit.replace_all or (edit.expected or 1) > 1:
         positions = _every(text, edit.old)
         if edit.expected is not None and len(positions) != edit.expected:
-            where = f" (at lines {listed(_line_numbers(text, positions))})" if positions else ""
+            where = f" (at {at_lines(_line_numbers(text, positions))})" if positions else ""
             return (f"`old_string` occurs {len(positions)} times in {path}{where}, but `expected_replacements` "
                     f"is {edit.expected}; nothing was changed. Check the count, or quote more text to pick the "
                     "places")
@@ -102,8 +107,8 @@ def _apply_one(state: _Text, edit: StringEdit, path: str, options: LocateOptions
         found = occurrences(text, edit.old)
         if len(found.lines) > 1 or found.truncated:
             more = " or more" if found.truncated else ""
-            return (f"`old_string` occurs {len(found.lines)}{more} times in {path} (starting at lines "
-                    f"{listed(found.lines)}); it must occur exactly once. Include more of the surrounding text so "
+            return (f"`old_string` occurs {len(found.lines)}{more} times in {path} (starting at "
+                    f"{at_lines(found.lines)}); it must occur exactly once. Include more of the surrounding text so "
                     "it matches one place, or set `replace_all` to change every occurrence")
         positions = [text.find(edit.old)] if found.lines else []
     if positions:
@@ -194,7 +199,7 @@ def _by_lines(state: _Text, edit: StringEdit, path: str, options: LocateOptions)
     if isinstance(outcome, Ambiguous):
         more = " and more" if outcome.truncated else ""
         return (f"`old_string` does not occur in {path} as written, and read as whole lines ({outcome.strategy}) it "
-                f"matches at lines {listed([start + 1 for start in outcome.starts])}{more}; include more of the "
+                f"matches at {at_lines([start + 1 for start in outcome.starts])}{more}; include more of the "
                 "surrounding text so it matches one place")
     if isinstance(outcome, NotFound):
         return _not_found(state, edit, path, outcome)
@@ -213,8 +218,7 @@ def _not_found(state: _Text, edit: StringEdit, path: str, outcome: NotFound) -> 
         reason += f" ({outcome.hint})"
     text = joined(state.lines, state.final_newline)
     if edit.new.strip() and (again := occurrences(text, edit.new)).lines and not again.truncated:
-        reason += (f"; `new_string` already occurs at line{'s' if len(again.lines) > 1 else ''} "
-                   f"{listed(again.lines)}, so the edit may already be made")
+        reason += f"; `new_string` already occurs at {at_lines(again.lines)}, so the edit may already be made"
     reason += "."
     if near is not None and near.diff:
         reason += "\nHow the closest lines differ from old_string (`-` old_string, `+` the file):\n" + "\n".join(
