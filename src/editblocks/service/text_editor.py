@@ -27,7 +27,15 @@ from editblocks.model import (
 from editblocks.parsing.filenames import closest_paths
 from editblocks.text.diff import unified_diff
 from editblocks.text.document import Document, TextBuffer
-from editblocks.tools.text_editor import LineEdit, Occurrences, insert_after, normalized, numbered, snippet
+from editblocks.tools.text_editor import (
+    LineEdit,
+    Occurrences,
+    cut_view,
+    insert_after,
+    normalized,
+    numbered,
+    snippet,
+)
 from editblocks.workspace.commit import PlannedWrite
 from editblocks.workspace.dirfd import Kind, Tree, describe, scan
 from editblocks.workspace.paths import Refusal, RefusalCode
@@ -95,10 +103,7 @@ class TextEditor:
                 return EditorReply(f"Error: invalid `view_range` {list(view_range)}: {snapshot.rel} has "
                                    f"{len(lines)} lines; give [first, last] with 1 <= first <= last <= "
                                    f"{len(lines)}, or last = -1 for the end of the file.", False)
-        shown = numbered(lines[first - 1 : last], first)
-        if len(shown) > self._max_view_chars:
-            cut = shown[: self._max_view_chars].rsplit("\n", 1)[0] + "\n"
-            shown = cut + f"[output cut at {self._max_view_chars} characters: view a smaller `view_range`]\n"
+        shown = cut_view(numbered(lines[first - 1 : last], first), self._max_view_chars)
         return EditorReply(shown or f"{snapshot.rel} is empty.\n", True)
 
     def _folder(self, path: str) -> str | None:

@@ -100,6 +100,15 @@ def numbered(lines: Sequence[str], first: int = 1) -> str:
     return "".join(f"{number:6}\t{line}\n" for number, line in enumerate(lines, start=first))
 
 
+def cut_view(shown: str, limit: int) -> str:
+    """A view's text cut to at most ``limit`` characters at a line boundary, saying so (the text editor tool's
+    `max_characters`)."""
+    if len(shown) <= limit:
+        return shown
+    cut = shown[:limit].rsplit("\n", 1)[0] + "\n" if "\n" in shown[:limit] else ""
+    return cut + f"[output cut at {limit} characters: view a smaller `view_range`]\n"
+
+
 def snippet(lines: Sequence[str], start: int, count: int) -> str:
     """The changed lines ``[start, start + count)`` with a few lines around them, numbered."""
     first = max(0, start - SNIPPET_CONTEXT)
