@@ -31,6 +31,7 @@ LAYERS = (
     ("report",),
     ("service",),
     ("web", "mcp", "eval"),
+    ("integrations",),
     ("ask",),
     ("cli",),
     ("__main__",),

@@ -30,7 +30,7 @@ class EditblocksBackend(FilesystemBackend):
 
     def __init__(self, root_dir: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False,
                  max_file_size_mb: int = 10) -> None:
-        super().__init__(root_dir=root_dir, virtual_mode=True, max_file_size_mb=max_file_size_mb)
+        super().__init__(root_dir=os.fspath(root_dir), virtual_mode=True, max_file_size_mb=max_file_size_mb)
         self.handler = ToolHandler(self.cwd, fuzzy=fuzzy, git_add=git_add)
 
     def edit(self, file_path: str, old_string: str, new_string: str,

@@ -3,10 +3,10 @@
 One handler serves every tool of `editblocks.tools`: Anthropic's text editor
 (`str_replace_based_edit_tool`), OpenAI's `apply_patch` (patch text, or one
 operation of the Responses API), `apply_edits` / `check_edits` (an answer in
-any format), Claude Code's `edit` and `multi_edit`, `view` and `undo`. A call never raises for what the model sent: missing
-or mistyped arguments, unknown tools and refused paths come back as an error
-reply the model can act on. Every write is the workspace's (atomic, journaled,
-inside the root).
+any format), Claude Code's `edit` and `multi_edit`, `view` and `undo`. A call
+never raises for what the model sent: missing or mistyped arguments, unknown
+tools and refused paths come back as an error reply the model can act on.
+Every write is the workspace's (atomic, journaled, inside the root).
 """
 
 from __future__ import annotations

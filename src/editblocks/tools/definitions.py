@@ -62,7 +62,7 @@ _EDIT_FIELDS = {
     "replace_all": {"type": "boolean", "default": False,
                     "description": "Replace every occurrence of old_string (default false: it must be unique)."},
 }
-_VIEW_RANGE = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+_VIEW_RANGE: dict[str, Any] = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
                "description": "First and last line to show (1-based; -1 = end of file)."}
 
 _SPECS = (
