@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from editblocks.tools import ToolHandler, anthropic_tools, openai_chat_tools, openai_responses_tools
-from editblocks.tools.string_edits import EditRefused, StringEdit, plan_string_edits
+from editblocks.tools.edit_arguments import StringEdit
+from editblocks.tools.string_edits import EditRefused, plan_string_edits
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ from dataclasses import replace
 from editblocks.locate.types import LocateOptions
 from editblocks.model import counted
 from editblocks.service.text_editor import Decided, EditorReply, PlannedEdit, TextEditor
-from editblocks.tools.string_edits import EditDone, EditRefused, StringEdit, at_lines, plan_string_edits
+from editblocks.tools.edit_arguments import StringEdit
+from editblocks.tools.string_edits import EditDone, EditRefused, at_lines, plan_string_edits
 
 
 def run_string_edits(editor: TextEditor, path: str, edits: Sequence[StringEdit],

@@ -39,12 +39,10 @@ from editblocks.tools.definitions import (
     arguments,
     int_argument,
     operation_patch,
-    path_argument,
-    string_edit_argument,
-    string_edits_argument,
     text_argument,
     view_range_argument,
 )
+from editblocks.tools.edit_arguments import path_argument, string_edit_argument, string_edits_argument
 from editblocks.tools.text_editor import Occurrences, normalized, replace_once
 from editblocks.workspace.workspace import Workspace
 

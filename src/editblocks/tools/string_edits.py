@@ -20,19 +20,10 @@ from editblocks.locate.diagnosis import line_span
 from editblocks.locate.ladder import locate
 from editblocks.locate.types import Ambiguous, LocateOptions, NotFound
 from editblocks.model import percent
+from editblocks.tools.edit_arguments import StringEdit
 from editblocks.tools.text_editor import LineEdit, joined, occurrences
 
 MAX_LISTED_LINES = 50  # a reply names every line up to here; a hostile file may hold thousands of occurrences
-
-
-@dataclass(frozen=True)
-class StringEdit:
-    """Replace ``old`` by ``new``: once, every time (``replace_all``), or exactly ``expected`` times."""
-
-    old: str
-    new: str
-    replace_all: bool = False
-    expected: int | None = None
 
 
 @dataclass(frozen=True)
