@@ -147,16 +147,17 @@ def _fetch(workspace: Workspace, paths: Sequence[str], scratch: Path, snapshots:
 
 
 def _named_paths(call: _Call) -> list[str]:
-    """The files a tool call names: its `path`, and every file of the patch or edits it carries."""
+    """The files a tool call names: its `path` (`file_path`), and every file of the patch or edits it carries."""
     try:
         args = json.loads("".join(call.arguments))
     except ValueError:
         return []
     if not isinstance(args, dict):
         return []
-    operation = args.get("operation")
-    paths = [value for value in (args.get("path"), operation.get("path") if isinstance(operation, dict) else None)
-             if isinstance(value, str)]
+    operation = args.get("operation") if isinstance(args.get("operation"), dict) else {}
+    named = (args.get("path"), args.get("file_path"), args.get("filePath"), operation.get("path"),
+             operation.get("move_to"))
+    paths = [value for value in named if isinstance(value, str)]
     requested = args.get("format")
     fmt = Format.V4A if call.name == APPLY_PATCH else Format(requested) if requested in FORMATS else Format.AUTO
     for key in ("input", "patch", "edits"):
