@@ -4,6 +4,8 @@ test model, or a scripted Anthropic endpoint on 127.0.0.1): no network."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -262,3 +264,13 @@ def test_anthropic_tools_refuse_bad_input_with_nothing_written(project: Path) ->
     with pytest.raises(ValueError, match="max_characters"):
         EditblocksTextEditor(project, max_characters=0)
     assert read(project) == APP
+
+
+@pytest.mark.parametrize(("module", "blocked", "extra"), [
+    ("openai_agents", "agents", "openai-agents"), ("pydantic_ai", "pydantic_ai", "pydantic-ai"),
+    ("deepagents", "deepagents", "deepagents"), ("anthropic", "anthropic", "anthropic")])
+def test_an_adapter_without_its_framework_names_the_extra_to_install(module: str, blocked: str, extra: str) -> None:
+    probe = (f"import sys\nsys.modules[{blocked!r}] = None\n"
+             f"try:\n    import editblocks.integrations.{module}\nexcept ImportError as error:\n    print(error)\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert f"pip install 'editblocks[{extra}]'" in out
