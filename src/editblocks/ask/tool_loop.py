@@ -154,7 +154,8 @@ def _named_paths(call: _Call) -> list[str]:
         return []
     if not isinstance(args, dict):
         return []
-    operation = args.get("operation") if isinstance(args.get("operation"), dict) else {}
+    given = args.get("operation")
+    operation: dict[str, Any] = given if isinstance(given, dict) else {}
     named = (args.get("path"), args.get("file_path"), args.get("filePath"), operation.get("path"),
              operation.get("move_to"))
     paths = [value for value in named if isinstance(value, str)]
