@@ -104,9 +104,6 @@ def _apply_one(state: _Text, edit: StringEdit, path: str, options: LocateOptions
         positions = [text.find(edit.old)] if found.lines else []
     if positions:
         return _replaced(state, text, positions, edit), EditDone(len(positions), tuple(_line_numbers(text, positions)))
-    if edit.expected is not None and edit.expected > 1:
-        return (f"`old_string` does not occur in {path}, but `expected_replacements` is {edit.expected}; "
-                "`view` the file and copy the text exactly")
     return _by_lines(state, edit, path, options)
 
 
