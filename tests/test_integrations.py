@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fake_anthropic import fake_anthropic, text, tool_use
 
+REPO = Path(__file__).resolve().parent.parent
 APP = "def f():\n    return 1\n\n\ndef g():\n    return 1\n"
 
 
@@ -169,7 +170,6 @@ def test_deepagents_edit_file_goes_through_editblocks(tmp_path: Path) -> None:
     from langchain_core.messages import AIMessage, ToolMessage
 
     from editblocks.integrations.deepagents import EditblocksBackend
-    from editblocks.tools import ToolHandler
 
     (tmp_path / "win.py").write_bytes(b"\xef\xbb\xbfdef f():\r\n\treturn 1\r\n\r\ndef g():\r\n\treturn 1\r\n")
 
@@ -193,7 +193,7 @@ def test_deepagents_edit_file_goes_through_editblocks(tmp_path: Path) -> None:
     assert "was not found in win.py" in replies[3].content
     assert (tmp_path / "win.py").read_bytes() == b"\xef\xbb\xbfdef f():\r\n\treturn 2\r\n\r\ndef g():\r\n\treturn 3\r\n"
     assert not (tmp_path.parent / "escape.py").exists()
-    assert ToolHandler(tmp_path).call("undo").ok and b"return 3" not in (tmp_path / "win.py").read_bytes()
+    assert backend.handler.call("undo").ok and b"return 3" not in (tmp_path / "win.py").read_bytes()
 
 
 def test_deepagents_backend_aedit_and_bad_input(project: Path) -> None:
@@ -269,8 +269,10 @@ def test_anthropic_tools_refuse_bad_input_with_nothing_written(project: Path) ->
 @pytest.mark.parametrize(("module", "blocked", "extra"), [
     ("openai_agents", "agents", "openai-agents"), ("pydantic_ai", "pydantic_ai", "pydantic-ai"),
     ("deepagents", "deepagents", "deepagents"), ("anthropic", "anthropic", "anthropic")])
-def test_an_adapter_without_its_framework_names_the_extra_to_install(module: str, blocked: str, extra: str) -> None:
+def test_an_adapter_without_its_framework_names_the_extra_to_install(module: str, blocked: str, extra: str,
+                                                                      tmp_path: Path) -> None:
     probe = (f"import sys\nsys.modules[{blocked!r}] = None\n"
              f"try:\n    import editblocks.integrations.{module}\nexcept ImportError as error:\n    print(error)\n")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert f"pip install 'editblocks[{extra}]'" in out
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         cwd=tmp_path).stdout
+    assert out.startswith("this adapter needs the") and f"pip install -e '{REPO}[{extra}]'" in out

@@ -14,7 +14,9 @@ Each one runs the calls through `editblocks.tools.ToolHandler`, so every door gi
 
 from __future__ import annotations
 
+from editblocks.extras import install_command
+
 
 def missing_extra(package: str, extra: str) -> str:
-    """The one-line message for an adapter whose framework is not installed."""
-    return f"this adapter needs the `{package}` package: pip install 'editblocks[{extra}]'"
+    """The one-line message for an adapter whose framework is not installed, with the command that adds it."""
+    return f"this adapter needs the `{package}` package: {install_command(extra)}"

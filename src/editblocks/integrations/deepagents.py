@@ -5,7 +5,7 @@ virtual mode (paths such as `/src/app.py` are inside ``root_dir``), with the
 agent's `edit_file` tool made safe: the old text is matched as text and must
 be unique (or `replace_all`), text not found as written goes through the
 tolerant ladder, CRLF, mixed endings and a byte-order mark are kept, every
-write is atomic and journaled (`ToolHandler(root_dir).call("undo")` takes it
+write is atomic and journaled (`backend.handler.call("undo")` takes it
 back), and a failure comes back as the `EditResult` error the model reads,
 with the closest real lines.
 """

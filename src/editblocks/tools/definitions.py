@@ -94,7 +94,8 @@ _SPECS = (
     ToolSpec(CHECK_EDITS, (
         "Check edits (same input as apply_edits) without writing anything: says where each would apply, or "
         "why it would fail."), _edits_parameters()),
-    ToolSpec(UNDO, "Undo the most recent edit run (every file it changed, created, deleted or moved).",
+    ToolSpec(UNDO, "Undo your most recent edit run (every file it changed, created, deleted or moved); an edit made "
+             "since by someone else is left alone.",
              _object({}, [])),
     ToolSpec(EDIT, (
         "Replace text in a file. `old_string` must occur exactly once: quote enough of the surrounding lines to "
