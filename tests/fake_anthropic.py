@@ -4,14 +4,13 @@ blocks; every request body is kept so a test can read the tool results the clien
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
+from local_http import LocalServer, direct_to_localhost, send_json
 
 Turn = list[dict[str, Any]]
 
@@ -28,38 +27,21 @@ class FakeAnthropic:
     def __init__(self, turns: list[Turn]) -> None:
         self.turns = list(turns)
         self.requests: list[dict[str, Any]] = []
-        server = self
+        self._http = LocalServer(self._take)
+        self.base_url = self._http.url
+        self._http.start()
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))) or b"{}")
-                server.requests.append(body)
-                if server.turns:
-                    content = server.turns.pop(0)
-                    status, reply = 200, {
-                        "id": f"msg_{len(server.requests)}", "type": "message", "role": "assistant",
-                        "model": body.get("model", "m"), "content": content, "stop_sequence": None,
-                        "stop_reason": "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn",
-                        "usage": {"input_tokens": 1, "output_tokens": 1}}
-                else:
-                    status, reply = 500, {"type": "error", "error": {"type": "api_error", "message": "script exhausted"}}
-                data = json.dumps(reply).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._http.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self._http.server_address[1]}"
-        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
-        self._thread.start()
+    def _take(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
+        self.requests.append(body)
+        if not self.turns:
+            send_json(handler, 500, {"type": "error", "error": {"type": "api_error", "message": "script exhausted"}})
+            return
+        content = self.turns.pop(0)
+        send_json(handler, 200, {
+            "id": f"msg_{len(self.requests)}", "type": "message", "role": "assistant", "model": body.get("model", "m"),
+            "content": content, "stop_sequence": None,
+            "stop_reason": "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn",
+            "usage": {"input_tokens": 1, "output_tokens": 1}})
 
     def tool_results(self) -> list[dict[str, Any]]:
         """Every tool result the client sent back, in order, each once."""
@@ -72,18 +54,14 @@ class FakeAnthropic:
         return list(found.values())
 
     def stop(self) -> None:
-        self._http.shutdown()
-        self._http.server_close()
+        self._http.stop()
 
 
 @contextmanager
 def fake_anthropic(turns: list[Turn], monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
     """The server, with the environment pointing `anthropic.Anthropic()` (and ChatAnthropic) at it."""
     server = FakeAnthropic(turns)
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
-                 "ANTHROPIC_API_URL", "ANTHROPIC_AUTH_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    direct_to_localhost(monkeypatch, "ANTHROPIC_API_URL", "ANTHROPIC_AUTH_TOKEN")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     try:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from editblocks import ApplyOptions, MemoryStore, apply
 from editblocks.tools import ToolHandler, anthropic_tools, openai_chat_tools, openai_responses_tools
 from editblocks.tools.edit_arguments import StringEdit
 from editblocks.tools.string_edits import EditRefused, plan_string_edits
@@ -164,6 +165,39 @@ def test_view_shows_numbered_lines_and_lists_folders(project: Path) -> None:
     handler = ToolHandler(project)
     assert handler.call("view", {"file_path": "app.py", "view_range": [2, 3]}).text == "     2\t    x = 1\n     3\t    x = 1\n"
     assert "app.py" in handler.call("view", {"path": "."}).text
+
+
+def test_edit_multi_edit_view_and_undo_run_on_a_memory_store_through_the_session() -> None:
+    store = MemoryStore({"app.py": "def f():\n    x = 1\n    return x\n"})
+    handler = ToolHandler(store=store)
+    reply = handler.call("edit", {"file_path": "app.py", "old_string": "x = 1", "new_string": "x = 2"})
+    assert reply.ok and reply.replacements == 1 and reply.result is not None and reply.result.run_id is not None
+    assert handler.call("multi_edit", {"file_path": "app.py", "edits": [
+        {"old_string": "def f", "new_string": "def g"}, {"old_string": "return x", "new_string": "return -x"}]}).ok
+    assert handler.call("view", {"file_path": "app.py"}).text.splitlines()[0].endswith("def g():")
+    assert handler.call("undo").ok and handler.call("undo").ok
+    assert store.read("app.py").text == "def f():\n    x = 1\n    return x\n"  # type: ignore[union-attr]
+
+
+def test_the_handlers_options_choose_the_ladder_of_an_edit(tmp_path: Path) -> None:
+    """`strict` (as for `apply`) leaves only the exact rung: text found only with the indentation shifted is
+    refused, and nothing is written."""
+    (tmp_path / "m.py").write_text("def f():\n\tif a:\n\t\treturn 1\n")
+    call = {"file_path": "m.py", "old_string": "    if a:\n        return 1", "new_string": "    if b:\n        return 2"}
+    refused = ToolHandler(tmp_path, options=ApplyOptions(strict=True)).call("edit", call)
+    assert refused.is_error and "was not found in m.py" in refused.text
+    assert (tmp_path / "m.py").read_text() == "def f():\n\tif a:\n\t\treturn 1\n"
+    assert ToolHandler(tmp_path, options=ApplyOptions()).call("edit", call).ok
+
+
+def test_undo_takes_back_only_the_handlers_own_edits(project: Path) -> None:
+    handler = ToolHandler(project)
+    assert handler.call("edit", {"file_path": "app.py", "old_string": "return x", "new_string": "return 0"}).ok
+    (project / "b.py").write_text("b = 1\n")
+    assert apply("b.py\n<<<<<<< SEARCH\nb = 1\n=======\nb = 2\n>>>>>>> REPLACE\n", project).written
+    refused = handler.call("undo")
+    assert refused.is_error and "not made by this tool handler" in refused.text
+    assert (project / "b.py").read_text() == "b = 2\n" and "return 0" in read(project)
 
 
 def test_the_pure_planner_reports_which_edit_failed() -> None:

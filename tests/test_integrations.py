@@ -276,3 +276,21 @@ def test_an_adapter_without_its_framework_names_the_extra_to_install(module: str
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                          cwd=tmp_path).stdout
     assert out.startswith("this adapter needs the") and f"pip install -e '{REPO}[{extra}]'" in out
+
+
+@pytest.mark.parametrize(("module", "name"), [
+    ("openai_agents", "EditblocksEditor"), ("pydantic_ai", "EditblocksToolset"),
+    ("deepagents", "EditblocksBackend"), ("anthropic", "EditblocksTextEditor"), ("anthropic", "EditblocksEditTool")])
+def test_an_adapter_edits_with_the_apply_options_it_is_given(module: str, name: str, project: Path) -> None:
+    """`options=ApplyOptions(...)` means what it means for `apply`: strict leaves only exact matches."""
+    import importlib
+
+    from editblocks import ApplyOptions
+
+    adapter = getattr(importlib.import_module(f"editblocks.integrations.{module}"), name)(
+        project, options=ApplyOptions(strict=True))
+    spaced = {"file_path": "app.py", "old_string": "def f():  \n    return 1 ", "new_string": "def f():\n    return 0"}
+    assert adapter.handler.session.options.strict
+    assert adapter.handler.call("edit", spaced).is_error and read(project) == APP
+    assert type(adapter)(project).handler.call("edit", spaced).ok  # found at the trailing-whitespace rung otherwise
+    assert read(project).startswith("def f():\n    return 0\n")

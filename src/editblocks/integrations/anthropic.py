@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from editblocks.integrations import missing_extra
+from editblocks.service.options import ApplyOptions
 from editblocks.tools import ToolHandler, anthropic_tools
 from editblocks.tools.definitions import EDIT, TEXT_EDITOR
 from editblocks.tools.text_editor import cut_view
@@ -28,13 +29,13 @@ except ImportError as error:  # pragma: no cover - the extra is installed wherev
 
 
 class _HandlerTool(BetaBuiltinFunctionTool):
-    """One tool of `editblocks.tools`, run by a `ToolHandler` on ``root``."""
+    """One tool of `editblocks.tools`, run by a `ToolHandler` on ``root`` with ``options`` (as for `apply`)."""
 
     tool_name = ""
 
-    def __init__(self, root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, options: ApplyOptions | None = None) -> None:
         super().__init__()
-        self.handler = ToolHandler(root, fuzzy=fuzzy, git_add=git_add)
+        self.handler = ToolHandler(root, options=options)
 
     def to_dict(self) -> BetaToolUnionParam:
         return cast(BetaToolUnionParam, anthropic_tools([self.tool_name])[0])
@@ -51,9 +52,9 @@ class EditblocksTextEditor(_HandlerTool):
 
     tool_name = TEXT_EDITOR
 
-    def __init__(self, root: str | os.PathLike[str], *, max_characters: int | None = None, fuzzy: bool = False,
-                 git_add: bool = False) -> None:
-        super().__init__(root, fuzzy=fuzzy, git_add=git_add)
+    def __init__(self, root: str | os.PathLike[str], *, max_characters: int | None = None,
+                 options: ApplyOptions | None = None) -> None:
+        super().__init__(root, options=options)
         if max_characters is not None and (isinstance(max_characters, bool) or max_characters < 1):
             raise ValueError(f"max_characters must be a positive number, not {max_characters!r}")
         self.max_characters = max_characters

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 
 from editblocks.integrations import missing_extra
+from editblocks.service.options import ApplyOptions
 from editblocks.tools import ToolHandler
 from editblocks.tools.definitions import EDIT
 
@@ -26,12 +27,13 @@ except ImportError as error:  # pragma: no cover - the extra is installed wherev
 
 
 class EditblocksBackend(FilesystemBackend):
-    """deepagents' filesystem backend rooted at ``root_dir``, editing through editblocks."""
+    """deepagents' filesystem backend rooted at ``root_dir``, editing through editblocks with ``options`` (as for
+    `apply`)."""
 
-    def __init__(self, root_dir: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False,
+    def __init__(self, root_dir: str | os.PathLike[str], *, options: ApplyOptions | None = None,
                  max_file_size_mb: int = 10) -> None:
         super().__init__(root_dir=os.fspath(root_dir), virtual_mode=True, max_file_size_mb=max_file_size_mb)
-        self.handler = ToolHandler(self.cwd, fuzzy=fuzzy, git_add=git_add)
+        self.handler = ToolHandler(self.cwd, options=options)
 
     def edit(self, file_path: str, old_string: str, new_string: str,
              replace_all: bool = False) -> EditResult:  # noqa: FBT001, FBT002 - deepagents' own signature

@@ -21,7 +21,8 @@ from typing import Literal
 from editblocks.integrations import missing_extra
 from editblocks.model import Format, Policy, Status
 from editblocks.parsing.stream import parse
-from editblocks.plan import PlanOptions, Source, plan_edits
+from editblocks.plan import PlanOptions, TargetFile, plan_edits
+from editblocks.service.options import ApplyOptions
 from editblocks.tools import ToolHandler
 from editblocks.tools.definitions import APPLY_PATCH, operation_patch
 
@@ -35,10 +36,10 @@ _IN_MEMORY = "input"  # the name the text in memory goes by in a refusal
 
 
 class EditblocksEditor:
-    """An `agents.ApplyPatchEditor` editing files under ``root`` only (options as for `ToolHandler`)."""
+    """An `agents.ApplyPatchEditor` editing files under ``root`` only, with ``options`` (as for `apply`)."""
 
-    def __init__(self, root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False) -> None:
-        self.handler = ToolHandler(root, fuzzy=fuzzy, git_add=git_add)
+    def __init__(self, root: str | os.PathLike[str], *, options: ApplyOptions | None = None) -> None:
+        self.handler = ToolHandler(root, options=options)
 
     def create_file(self, operation: ApplyPatchOperation) -> ApplyPatchResult:
         return self._run(operation)
@@ -79,7 +80,7 @@ def apply_diff(input: str, diff: str, mode: ApplyDiffMode = "default") -> str:
         raise PatchRefused("the diff cannot be read: " + "; ".join(d.message for d in parsed.errors))
     if not parsed.blocks:
         return input
-    source = Source(_IN_MEMORY, None if mode == "create" else input)
+    source = TargetFile(_IN_MEMORY, None if mode == "create" else input)
     plan = plan_edits(parsed.blocks, {_IN_MEMORY: source}, PlanOptions(policy=Policy.ABORT))
     failed = [result for result in plan.results if result.status is Status.FAILED]
     if failed:

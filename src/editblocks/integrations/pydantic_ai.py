@@ -17,6 +17,7 @@ from typing import Any
 import anyio
 
 from editblocks.integrations import missing_extra
+from editblocks.service.options import ApplyOptions
 from editblocks.tools import ToolHandler, tool_specs
 from editblocks.tools.definitions import APPLY_EDITS, APPLY_PATCH, EDIT, VIEW
 
@@ -33,11 +34,12 @@ _ANY_OBJECT = SchemaValidator(core_schema.dict_schema(core_schema.str_schema(), 
 
 
 class EditblocksToolset(AbstractToolset[Any]):
-    """The tools named in ``tools`` (any of `editblocks.tools.TOOL_NAMES`), editing files under ``root`` only."""
+    """The tools named in ``tools`` (any of `editblocks.tools.TOOL_NAMES`), editing files under ``root`` only, with
+    ``options`` (as for `apply`)."""
 
-    def __init__(self, root: str | os.PathLike[str], *, tools: Sequence[str] = DEFAULT_TOOLS, fuzzy: bool = False,
-                 git_add: bool = False, max_retries: int | None = None, id: str | None = None) -> None:
-        self.handler = ToolHandler(root, fuzzy=fuzzy, git_add=git_add)
+    def __init__(self, root: str | os.PathLike[str], *, tools: Sequence[str] = DEFAULT_TOOLS,
+                 options: ApplyOptions | None = None, max_retries: int | None = None, id: str | None = None) -> None:
+        self.handler = ToolHandler(root, options=options)
         self._definitions = [ToolDefinition(name=spec.name, description=spec.description,
                                             parameters_json_schema=spec.parameters) for spec in tool_specs(tools)]
         self._max_retries = max_retries

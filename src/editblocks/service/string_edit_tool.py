@@ -1,5 +1,6 @@
-"""The `edit` and `multi_edit` tools against one workspace: the pure planner of `editblocks.tools` decides on
-the text as read, and the text editor commits the result once (atomic, journaled, all edits or none)."""
+"""The `edit` and `multi_edit` tools against one store: the pure planner of `editblocks.tools` decides on the
+text as read, and the text editor commits the result once through the session (atomic, journaled, all edits or
+none), with the ladder the session's options choose."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from editblocks.locate.types import LocateOptions
 from editblocks.model import counted
 from editblocks.service.text_editor import Decided, EditorReply, PlannedEdit, TextEditor
 from editblocks.tools.edit_arguments import StringEdit
-from editblocks.tools.string_edits import EditDone, EditRefused, at_lines, plan_string_edits
+from editblocks.tools.string_edits import EditDone, EditRefused, plan_string_edits
+from editblocks.tools.text_editor import at_lines
 
 
-def run_string_edits(editor: TextEditor, path: str, edits: Sequence[StringEdit],
-                     options: LocateOptions) -> EditorReply:
+def run_string_edits(editor: TextEditor, path: str, edits: Sequence[StringEdit]) -> EditorReply:
     """Make ``edits`` to ``path`` in order; an empty old text in a lone edit creates the file instead."""
+    plan_options = editor.session.options.plan_options()
+    options = LocateOptions(rungs=plan_options.rungs(), first_match=plan_options.first_match)
     empty = [number for number, edit in enumerate(edits, start=1) if not edit.old]
     if empty and len(edits) > 1:
         return EditorReply(f"Error: edit {empty[0]} has an empty `old_string`; quote the text each edit replaces "

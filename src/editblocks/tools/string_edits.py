@@ -21,9 +21,7 @@ from editblocks.locate.ladder import locate
 from editblocks.locate.types import Ambiguous, LocateOptions, NotFound
 from editblocks.model import percent
 from editblocks.tools.edit_arguments import StringEdit
-from editblocks.tools.text_editor import LineEdit, joined, occurrences
-
-MAX_LISTED_LINES = 50  # a reply names every line up to here; a hostile file may hold thousands of occurrences
+from editblocks.tools.text_editor import LineEdit, at_lines, joined, occurrences
 
 
 @dataclass(frozen=True)
@@ -70,19 +68,6 @@ def plan_string_edits(lines: Sequence[str], final_newline: bool, edits: Sequence
         state, report = outcome
         done.append(report)
     return EditsPlanned(_change(len(lines), final_newline, state), tuple(done))
-
-
-def at_lines(numbers: Sequence[int]) -> str:
-    """`line 3`, `lines 3 and 9`, `lines 3, 9 and 12` (each line once); past MAX_LISTED_LINES, how many more."""
-    distinct = list(dict.fromkeys(numbers))
-    return ("line " if len(distinct) == 1 else "lines ") + _listed(distinct)
-
-
-def _listed(numbers: Sequence[int]) -> str:
-    shown = [str(n) for n in numbers[:MAX_LISTED_LINES]]
-    text = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else "".join(shown)
-    more = len(numbers) - len(shown)
-    return text + (f" and {more} more" if more else "")
 
 
 def _apply_one(state: _Text, edit: StringEdit, path: str, options: LocateOptions) -> tuple[_Text, EditDone] | str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 MAX_COUNTED = 1000  # a hostile old_str ("a" in a file of a million a's) stops being counted here
 SNIPPET_CONTEXT = 4
+MAX_LISTED_LINES = 50  # a reply names every line up to here; a hostile file may hold thousands of occurrences
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,19 @@ def snippet(lines: Sequence[str], start: int, count: int) -> str:
     first = max(0, start - SNIPPET_CONTEXT)
     last = min(len(lines), start + count + SNIPPET_CONTEXT)
     return numbered(lines[first:last], first + 1)
+
+
+def at_lines(numbers: Sequence[int]) -> str:
+    """`line 3`, `lines 3 and 9`, `lines 3, 9 and 12` (each line once); past MAX_LISTED_LINES, how many more."""
+    distinct = list(dict.fromkeys(numbers))
+    return ("line " if len(distinct) == 1 else "lines ") + _listed(distinct)
+
+
+def _listed(numbers: Sequence[int]) -> str:
+    shown = [str(n) for n in numbers[:MAX_LISTED_LINES]]
+    text = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else "".join(shown)
+    more = len(numbers) - len(shown)
+    return text + (f" and {more} more" if more else "")
 
 
 def _line_start(text: str, position: int) -> int:
