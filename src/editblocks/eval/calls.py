@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from editblocks.model import counted
-from editblocks.service.options import ApplyOptions
+from editblocks.service.tool_handler import ToolHandler
 
 CALLS_FILE = "calls.json"
 
@@ -54,11 +53,8 @@ def read_calls(raw: bytes) -> list[ToolCall]:
     return calls
 
 
-def run_calls(calls: Sequence[ToolCall], root: Path, options: ApplyOptions) -> CallsOutcome:
-    """Run the calls in order on ``root``, as an agent's tool calls."""
-    from editblocks.service.tool_handler import ToolHandler
-
-    handler = ToolHandler(root, options=options)
+def run_calls(calls: Sequence[ToolCall], handler: ToolHandler) -> CallsOutcome:
+    """Run the calls in order with ``handler``, as an agent's tool calls."""
     replies = [handler.call(call.tool, call.input) for call in calls]
     succeeded = sum(1 for reply in replies if reply.ok)
     detail = f"{counted(len(calls), 'call')}: {succeeded} ok"
