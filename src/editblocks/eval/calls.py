@@ -43,12 +43,17 @@ def read_calls(raw: bytes) -> list[ToolCall]:
         data = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise CallsError(f"{CALLS_FILE} cannot be read: {error}") from None
+    return parse_calls(data)
+
+
+def parse_calls(data: Any, where: str = CALLS_FILE) -> list[ToolCall]:
+    """The calls in a decoded JSON value (``where`` names its source in errors)."""
     if not isinstance(data, list):
-        raise CallsError(f"{CALLS_FILE} must hold a JSON list of calls")
+        raise CallsError(f"{where} must hold a JSON list of calls")
     calls = []
     for number, item in enumerate(data, start=1):
         if not isinstance(item, dict) or not isinstance(item.get("tool"), str) or set(item) - {"tool", "input"}:
-            raise CallsError(f"{CALLS_FILE}: call {number} must be an object with a string `tool` and an `input`")
+            raise CallsError(f"{where}: call {number} must be an object with a string `tool` and an `input`")
         calls.append(ToolCall(item["tool"], item.get("input")))
     return calls
 

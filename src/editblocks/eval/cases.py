@@ -62,6 +62,8 @@ def _apply_options(options: CaseOptions, known_files: tuple[str, ...] | None) ->
 
 OPTION_NAMES = ("format", "on_failure", "strict", "first_match", "fuzzy")
 SPEC_KEYS = frozenset({*OPTION_NAMES, "known_files", "why", "expect"})
+LABEL_KEYS = frozenset({"model", "metadata"})
+"""A case's labels: what the summary groups by, and what its JSON Lines carry along."""
 
 
 @dataclass(frozen=True)
@@ -89,10 +91,11 @@ class Case:
 
 
 def spec_from_mapping(data: Mapping[str, Any], where: str = CASE_FILE) -> CaseSpec:
-    """The spec a case.json object (or a row's option columns) gives; ``where`` names the source in errors."""
-    unknown = sorted(set(data) - SPEC_KEYS)
+    """The spec a case.json object (or a row's option columns) gives; ``where`` names the source in errors.
+    The labels may be there too (`labels_from_mapping` reads them)."""
+    unknown = sorted(set(data) - SPEC_KEYS - LABEL_KEYS)
     if unknown:
-        raise CaseError(f"{where} has unknown keys {unknown}; allowed: {sorted(SPEC_KEYS)}")
+        raise CaseError(f"{where} has unknown keys {unknown}; allowed: {sorted(SPEC_KEYS | LABEL_KEYS)}")
     return CaseSpec(
         options=CaseOptions(
             format=_choice(data, "format", [fmt.value for fmt in Format], where),
@@ -105,6 +108,16 @@ def spec_from_mapping(data: Mapping[str, Any], where: str = CASE_FILE) -> CaseSp
         why=_text(data, "why", where),
         expect=Expect(value) if (value := _choice(data, "expect", [e.value for e in Expect], where)) else None,
     )
+
+
+def labels_from_mapping(data: Mapping[str, Any], where: str = CASE_FILE) -> tuple[str, dict[str, Any]]:
+    """The model and metadata a case.json object (or a row) names, checked."""
+    model, metadata = data.get("model", ""), data.get("metadata", {})
+    if not isinstance(model, str):
+        raise CaseError(f"{where}: model must be a string")
+    if not isinstance(metadata, dict):
+        raise CaseError(f"{where}: metadata must be an object")
+    return model, metadata
 
 
 def spec_to_mapping(spec: CaseSpec) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from editblocks.eval.judge import (
     statuses_say,
     summarize,
 )
+from editblocks.eval.records import case_json
 from editblocks.eval.runner import PARALLEL_THRESHOLD, RunSettings, default_jobs, run_local, workers_for
 from editblocks.eval.sources import FolderRef
 
@@ -134,14 +135,3 @@ def report_json(report: EvalReport) -> dict[str, Any]:
         "cases": [case_json(outcome) for outcome in report.outcomes],
     }
 
-
-def case_json(outcome: CaseOutcome) -> dict[str, Any]:
-    """One case in the `--json` shape."""
-    return {
-        "name": outcome.name,
-        "verdict": outcome.verdict.value,
-        "detail": outcome.detail,
-        "seconds": round(outcome.seconds, 4),
-        "difference": list(outcome.difference),
-        "why": outcome.why,
-    }

@@ -13,11 +13,12 @@ import os
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from editblocks.errors import CaseError
 from editblocks.eval.calls import CALLS_FILE, CallsError, read_calls
 from editblocks.eval.case_files import CaseDataError, DataFolder
-from editblocks.eval.cases import CASE_FILE, Case, CaseSpec, spec_from_mapping
+from editblocks.eval.cases import CASE_FILE, Case, CaseSpec, labels_from_mapping, spec_from_mapping
 from editblocks.eval.judge import CaseOutcome, failed
 
 RESPONSE_FILE = "response.md"
@@ -69,20 +70,25 @@ def _walk(folder: Path) -> Iterable[Path]:
 
 def read_case_spec(case: Path) -> CaseSpec:
     """The case's case.json, checked: unknown keys and wrong types are errors, so a typo never goes unnoticed."""
+    return spec_from_mapping(read_case_json(case))
+
+
+def read_case_json(case: Path) -> dict[str, Any]:
+    """The object in the case's case.json (empty when there is none); CaseError when it is not an object."""
     try:
         with DataFolder(case) as folder:
             raw = folder.read(CASE_FILE)
     except CaseDataError as error:
         raise CaseError(str(error)) from None
     if raw is None:
-        return CaseSpec()
+        return {}
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise CaseError(f"{CASE_FILE} cannot be read: {error}") from None
     if not isinstance(data, dict):
         raise CaseError(f"{CASE_FILE} must hold a JSON object")
-    return spec_from_mapping(data)
+    return data
 
 
 def load_folder(path: str | os.PathLike[str], name: str) -> Case | CaseOutcome:
@@ -91,8 +97,10 @@ def load_folder(path: str | os.PathLike[str], name: str) -> Case | CaseOutcome:
     case = Path(path)
     why = ""
     try:
-        spec = read_case_spec(case)
+        data = read_case_json(case)
+        spec = spec_from_mapping(data)
         why = spec.why
+        model, metadata = labels_from_mapping(data)
         with DataFolder(case) as folder:
             if folder.has(CALLS_FILE):
                 if folder.has(RESPONSE_FILE):
@@ -101,7 +109,8 @@ def load_folder(path: str | os.PathLike[str], name: str) -> Case | CaseOutcome:
                     calls = tuple(read_calls(folder.read(CALLS_FILE) or b""))
                 except CallsError as error:
                     raise CaseError(str(error)) from None
-                return Case(name, folder.tree(BEFORE_DIR), folder.tree(AFTER_DIR), calls=calls, spec=spec)
+                return Case(name, folder.tree(BEFORE_DIR), folder.tree(AFTER_DIR), calls=calls, spec=spec, model=model,
+                            metadata=metadata)
             raw = folder.read(RESPONSE_FILE)
             before, after = folder.tree(BEFORE_DIR), folder.tree(AFTER_DIR)
         if raw is None:
@@ -110,6 +119,6 @@ def load_folder(path: str | os.PathLike[str], name: str) -> Case | CaseOutcome:
             answer = raw.decode("utf-8-sig")
         except UnicodeDecodeError as error:
             raise CaseError(f"{RESPONSE_FILE} cannot be read as UTF-8: {error}") from None
-        return Case(name, before, after, answer=answer, spec=spec)
+        return Case(name, before, after, answer=answer, spec=spec, model=model, metadata=metadata)
     except (CaseError, CaseDataError) as error:
         return failed(name, f"broken case: {error}", started, why=why)
