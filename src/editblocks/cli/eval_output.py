@@ -35,6 +35,8 @@ from editblocks.model import counted
 SHOWN_DIFFERENCE_LINES = 20
 FAILURES_ONLY_ABOVE = 200
 """Above this many cases only the ones that did not pass are listed, unless --all-cases asks for every one."""
+TABLE_WIDTH = 1000
+"""The summary table is as wide as its names need: a narrow terminal must not cut a model's name."""
 PROGRESS_LINES = 10
 """Without a terminal, progress is this many plain lines on stderr over the run."""
 
@@ -137,7 +139,7 @@ def print_groups(out: Console, summary: Summary) -> None:
         passing = sum(counts[verdict.value] for verdict in PASSING)
         table.add_row(model, fmt, *(f"{counts[verdict.value]:,}" for verdict in shown), f"{passing / total:.0%}")
     out.print()
-    out.print(table)
+    out.print(table, width=TABLE_WIDTH, crop=False)
 
 
 def print_totals(out: Console, summary: Summary, *, seconds: float, jobs: int, backend: str,

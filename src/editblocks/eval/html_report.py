@@ -28,7 +28,8 @@ LABEL_WIDTH = 300
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; padding: 0 1em; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; }
-table { border-collapse: collapse; } td, th { padding: .2em .7em; text-align: right; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; }
+td, th { padding: .2em .7em; text-align: right; border-bottom: 1px solid #ddd; white-space: nowrap; }
 td:first-child, th:first-child, td.text { text-align: left; } code { font-size: 12px; }
 .legend span { display: inline-block; margin-right: 1.2em; } .legend i { display: inline-block; width: .9em;
   height: .9em; margin-right: .3em; vertical-align: -.1em; }

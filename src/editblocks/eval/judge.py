@@ -59,6 +59,8 @@ class Verdict(StrEnum):
 
 
 PASSING = frozenset({Verdict.CORRECT, Verdict.REFUSED_OK})
+_UNCODED = {Verdict.WRONG: "files-differ", Verdict.MISREPORTED: "statuses-contradict-expect"}
+"""The reason of a failure no block result names (every block applied, yet the files are not as expected)."""
 
 
 @dataclass(frozen=True)
@@ -111,9 +113,9 @@ def judge(case: Case, overrides: CaseOptions = CaseOptions(), backend: Backend =
         return failed(case.name, raised(error), started, code=f"raised-{type(error).__name__}", why=case.spec.why,
                       model=case.model, metadata=case.metadata)
     verdict, detail, difference = _verdict(case, applied)
+    code = "" if verdict in PASSING else applied.code or _UNCODED.get(verdict, verdict.value)
     return CaseOutcome(case.name, verdict, detail, time.perf_counter() - started, difference, case.spec.why,
-                       case.model, applied.format, "" if verdict in PASSING else applied.code or verdict.value,
-                       case.metadata)
+                       case.model, applied.format, code, case.metadata)
 
 
 def failed(name: str, detail: str, started: float, *, code: str = "broken-case", why: str = "", model: str = "",
