@@ -212,7 +212,7 @@ def _plan(sources: tuple[str, ...], backend: str, jobs: int | None, columns: tup
     except MissingExtra as error:
         raise InputError(str(error), code="usage") from None
     folder = scratch if scratch is not None else default_scratch() if engine is Engine.DISK else None
-    settings = RunSettings(overrides_of(**overrides), scratch=folder, columns=parsed_columns.names)
+    settings = RunSettings(overrides_of(**overrides), scratch=folder, columns=parsed_columns)
     return Run(Sources(split.folders, split.datasets, parsed_columns), settings, engine, jobs, parsed_shard,
                ray_address=ray_address)
 

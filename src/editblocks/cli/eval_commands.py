@@ -72,7 +72,7 @@ def export_command(sources: tuple[str, ...], out: str, columns: tuple[str, ...])
 
 
 def _loaded(sources: Sources, passed_over: list[str]) -> Iterator[Case]:
-    settings = RunSettings(columns=sources.columns.names)
+    settings = RunSettings(columns=sources.columns)
     for ref in sources.refs():
         case = ref.load(settings)
         if isinstance(case, CaseOutcome):

@@ -19,7 +19,7 @@ import json
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from editblocks.errors import CaseError
 from editblocks.eval.calls import CallsError, ToolCall, parse_calls
@@ -86,6 +86,13 @@ class Columns:
         return str(value) if isinstance(value, str | int) and not isinstance(value, bool) and str(value) else None
 
 
+class ReadsColumns(Protocol):
+    """What a row needs of a run's settings: the column names."""
+
+    @property
+    def columns(self) -> Columns: ...
+
+
 @dataclass(frozen=True)
 class RowRef:
     """One row of a dataset, parsed (``row``) or not (``problem`` says why), and the name it is reported under."""
@@ -94,11 +101,11 @@ class RowRef:
     row: Mapping[str, Any] | None
     problem: str = ""
 
-    def load(self, settings: Any) -> Case | CaseOutcome:
+    def load(self, settings: ReadsColumns) -> Case | CaseOutcome:
         started = time.perf_counter()
         if self.row is None:
             return failed(self.name, f"broken row: {self.problem}", started)
-        return case_from_row(self.row, self.name, Columns(settings.columns), started)
+        return case_from_row(self.row, self.name, settings.columns, started)
 
 
 def row_name(digest_of: bytes) -> str:

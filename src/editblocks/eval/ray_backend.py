@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from editblocks.eval.dataset import Columns, ref_from_line, ref_from_row
+from editblocks.eval.dataset import ref_from_line, ref_from_row
 from editblocks.eval.extras import ray
 from editblocks.eval.judge import CaseOutcome
 from editblocks.eval.records import case_json, outcome_of
@@ -52,7 +52,7 @@ class _Judge:
         return {RECORD: records + [""] * left_out, SKIPPED: [False] * len(records) + [True] * left_out}
 
     def _refs(self, rows: list[dict[str, Any]]) -> Iterator[CaseRef]:
-        columns = Columns(self.settings.columns)
+        columns = self.settings.columns
         for row in rows:
             if self.kind == "text":
                 ref = ref_from_line(row["text"], columns)

@@ -19,6 +19,7 @@ from itertools import islice
 from typing import Protocol
 
 from editblocks.eval.cases import Case, CaseOptions
+from editblocks.eval.dataset import Columns
 from editblocks.eval.judge import Backend, CaseOutcome, judge
 
 PARALLEL_THRESHOLD = 50
@@ -31,12 +32,12 @@ BATCHES_IN_FLIGHT_PER_WORKER = 4
 @dataclass(frozen=True)
 class RunSettings:
     """What every case of a run shares: option overrides, the backend, the scratch folder and the dataset's
-    column names (`dataset.Columns` as pairs)."""
+    column names."""
 
     overrides: CaseOptions = CaseOptions()
     backend: Backend = Backend.MEMORY
     scratch: str | None = None
-    columns: tuple[tuple[str, str], ...] = ()
+    columns: Columns = Columns()
 
 
 class CaseRef(Protocol):
