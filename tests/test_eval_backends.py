@@ -151,7 +151,8 @@ def test_workers_take_cases_from_the_source_a_window_at_a_time() -> None:
     window = 2 * BATCHES_IN_FLIGHT_PER_WORKER * BATCH_CASES
     outcomes = run_local(source(), RunSettings(), workers=2)
     for handed_out, outcome in enumerate(outcomes, start=1):
-        assert outcome.name == f"case-{handed_out - 1:05d}" and outcome.verdict is Verdict.CORRECT
+        assert outcome is not None and outcome.name == f"case-{handed_out - 1:05d}"
+        assert outcome.verdict is Verdict.CORRECT
         if handed_out == 3 * window:
             break
     assert next(taken) <= 4 * window + BATCH_CASES

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from editblocks.cli import main
-from editblocks.eval.dataset import Columns, read_refs
+from editblocks.eval.dataset import Columns, read_rows
 from editblocks.eval.evaluate import evaluate_cases
 from editblocks.eval.judge import CaseOutcome, Verdict
 from editblocks.eval.runner import RunSettings, run_local
@@ -43,8 +43,8 @@ def write_jsonl(path: Path, rows: list[Any]) -> Path:
 
 def run(path: Path, columns: tuple[str, ...] = ()) -> list[CaseOutcome]:
     parsed = Columns.parse(columns)
-    refs = read_refs(str(path), parsed)
-    return list(run_local(refs, RunSettings(columns=parsed), workers=1))
+    return [outcome for outcome in run_local(read_rows(str(path)), RunSettings(columns=parsed), workers=1)
+            if outcome is not None]
 
 
 def by_name(outcomes: list[CaseOutcome]) -> dict[str, CaseOutcome]:
@@ -145,7 +145,7 @@ def test_exported_corpus_scores_as_its_folders(tmp_path: Path, suffix: str) -> N
     result = CliRunner().invoke(main, ["eval", "export", str(CASES), "--out", str(out)])
     assert result.exit_code == 0, result.output
     folders = evaluate_cases([CASES], jobs=2).outcomes
-    rows = list(run_local(Sources((), (str(out),)).refs(), RunSettings(), workers=2))
+    rows = [o for o in run_local(Sources((), (str(out),)).items(), RunSettings(), workers=2) if o is not None]
     strip = [(o.name, o.verdict, o.detail, o.difference, o.why, o.format, o.code) for o in folders]
     assert strip == [(o.name, o.verdict, o.detail, o.difference, o.why, o.format, o.code) for o in rows]
 

@@ -24,7 +24,7 @@ from editblocks.eval.dataset import Columns
 from editblocks.eval.extras import MissingExtra
 from editblocks.eval.judge import CaseOutcome
 from editblocks.eval.records import read_outcomes, write_case
-from editblocks.eval.runner import RunSettings
+from editblocks.eval.runner import RunSettings, ref_of
 from editblocks.eval.sources import Sources
 from editblocks.eval.summary import Summary
 from editblocks.model import counted
@@ -73,7 +73,10 @@ def export_command(sources: tuple[str, ...], out: str, columns: tuple[str, ...])
 
 def _loaded(sources: Sources, passed_over: list[str]) -> Iterator[Case]:
     settings = RunSettings(columns=sources.columns)
-    for ref in sources.refs():
+    for item in sources.items():
+        ref = ref_of(item, sources.columns)
+        if ref is None:
+            continue
         case = ref.load(settings)
         if isinstance(case, CaseOutcome):
             passed_over.append(f"{case.name}: {case.detail}")

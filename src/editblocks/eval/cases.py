@@ -9,11 +9,11 @@ never silently changes what a case tests.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from enum import StrEnum
-from pathlib import PurePosixPath
 from typing import Any, Literal
 
 from editblocks.errors import CaseError
@@ -46,7 +46,8 @@ class CaseOptions:
 
     def overridden_by(self, other: CaseOptions) -> CaseOptions:
         """These options with every value ``other`` sets taking precedence (command-line overrides)."""
-        return replace(self, **{name: value for name in OPTION_NAMES if (value := getattr(other, name)) is not None})
+        given = {name: value for name in OPTION_NAMES if (value := getattr(other, name)) is not None}
+        return replace(self, **given) if given else self
 
     def apply_options(self, known_files: tuple[str, ...] | None = None) -> ApplyOptions:
         """The service's options for the case: the same names and meanings as `editblocks apply`'s."""
@@ -90,6 +91,12 @@ class Case:
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_FORMATS = [fmt.value for fmt in Format]
+_POLICIES = [policy.value for policy in Policy]
+_EXPECTS = [expect.value for expect in Expect]
+
+
 def spec_from_mapping(data: Mapping[str, Any], where: str = CASE_FILE) -> CaseSpec:
     """The spec a case.json object (or a row's option columns) gives; ``where`` names the source in errors.
     The labels may be there too (`labels_from_mapping` reads them)."""
@@ -98,15 +105,15 @@ def spec_from_mapping(data: Mapping[str, Any], where: str = CASE_FILE) -> CaseSp
         raise CaseError(f"{where} has unknown keys {unknown}; allowed: {sorted(SPEC_KEYS | LABEL_KEYS)}")
     return CaseSpec(
         options=CaseOptions(
-            format=_choice(data, "format", [fmt.value for fmt in Format], where),
-            on_failure=_choice(data, "on_failure", [policy.value for policy in Policy], where),
+            format=_choice(data, "format", _FORMATS, where),
+            on_failure=_choice(data, "on_failure", _POLICIES, where),
             strict=_flag(data, "strict", where),
             first_match=_flag(data, "first_match", where),
             fuzzy=_flag(data, "fuzzy", where),
         ),
         known_files=_known_files(data.get("known_files"), where),
         why=_text(data, "why", where),
-        expect=Expect(value) if (value := _choice(data, "expect", [e.value for e in Expect], where)) else None,
+        expect=Expect(value) if (value := _choice(data, "expect", _EXPECTS, where)) else None,
     )
 
 
@@ -184,11 +191,10 @@ def _depth_first(folder: str) -> tuple[int, str]:
 
 def path_problem(path: str) -> str | None:
     """Why ``path`` cannot name a file of a case (None: it can)."""
-    if not path or path.startswith("/") or "\\" in path:
+    if path.startswith("/") or "\\" in path:
         return "must be a relative path with `/` separators"
-    if any(ord(char) < 32 or char == "\x7f" for char in path):
+    if _CONTROL.search(path):
         return "contains a control character"
-    parts = PurePosixPath(path).parts
-    if path != "/".join(parts) or any(part in (".", "..") for part in path.split("/")):
+    if any(part in ("", ".", "..") for part in path.split("/")):
         return "leaves the case's root or is not in plain form (no `.`, `..` or empty steps)"
     return None

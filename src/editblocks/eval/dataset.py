@@ -244,24 +244,17 @@ def is_dataset(path: str) -> bool:
     return path.endswith((".jsonl", ".ndjson", ".parquet"))
 
 
-def read_refs(path: str, columns: Columns) -> Iterator[RowRef]:
-    """The rows of the dataset file ``path``, one at a time."""
+def read_rows(path: str) -> Iterator[bytes | dict[str, Any]]:
+    """The rows of the dataset file ``path``, one at a time, not yet read as cases: a JSON Lines line (blank lines
+    left out), or a Parquet row as `pyarrow` gives it."""
     if path.endswith(".parquet"):
-        yield from _parquet_refs(path, columns)
+        from editblocks.eval.extras import parquet
+
+        for batch in parquet().ParquetFile(path).iter_batches(batch_size=1024):
+            yield from batch.to_pylist()
         return
     with open(path, "rb") as lines:
-        for line in lines:
-            ref = ref_from_line(line, columns)
-            if ref is not None:
-                yield ref
-
-
-def _parquet_refs(path: str, columns: Columns) -> Iterator[RowRef]:
-    from editblocks.eval.extras import parquet
-
-    for batch in parquet().ParquetFile(path).iter_batches(batch_size=1024):
-        for row in batch.to_pylist():
-            yield ref_from_row(row, columns)
+        yield from (line for line in lines if line.strip())
 
 
 def count_rows(path: str) -> int:

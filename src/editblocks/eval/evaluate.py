@@ -112,6 +112,7 @@ def evaluate_cases(
     started = time.perf_counter()
     outcomes: list[CaseOutcome] = []
     for outcome in run_local(refs, settings, workers):
+        assert outcome is not None  # a run without a shard or a resumed output takes every case
         outcomes.append(outcome)
         if progress is not None:
             progress(outcome)

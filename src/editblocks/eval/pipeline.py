@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from editblocks.eval.judge import Backend, CaseOutcome
-from editblocks.eval.runner import RunSettings, Shard, chosen, run_local, workers_for
+from editblocks.eval.runner import RunSettings, Selection, Shard, run_local, workers_for
 from editblocks.eval.sources import Sources
 
 
@@ -50,10 +50,15 @@ def settings_for(engine: Engine, settings: RunSettings) -> RunSettings:
 def outcomes(run: Run, cases: int, passed_over: Callable[[], None] | None = None) -> Iterator[CaseOutcome]:
     """Every chosen case's outcome, in source order; ``passed_over`` is told of each case left out."""
     settings = settings_for(run.engine, run.settings)
+    selection = Selection(run.shard, run.done)
     if run.engine is Engine.RAY:
         from editblocks.eval.ray_backend import run_on_ray
 
-        yield from run_on_ray(run.sources, settings, run.shard, run.done, run.ray_address, passed_over)
-        return
-    refs = chosen(run.sources.refs(), run.shard, run.done, passed_over)
-    yield from run_local(refs, settings, run.workers(cases))
+        judged = run_on_ray(run.sources, settings, selection, run.ray_address)
+    else:
+        judged = run_local(run.sources.items(), settings, run.workers(cases), selection)
+    for outcome in judged:
+        if outcome is not None:
+            yield outcome
+        elif passed_over is not None:
+            passed_over()

@@ -14,59 +14,48 @@ one.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-from editblocks.eval.dataset import ref_from_line, ref_from_row
 from editblocks.eval.extras import ray
 from editblocks.eval.judge import CaseOutcome
 from editblocks.eval.records import case_json, outcome_of
-from editblocks.eval.runner import CaseRef, RunSettings, Shard, chosen, run_one
+from editblocks.eval.runner import RunSettings, Selection, judge_item
 from editblocks.eval.sources import FolderRef, Sources
 
 BATCH_ROWS = 64
 RECORD = "record"
-SKIPPED = "skipped"
+LEFT_OUT = ""
+"""The record of a row the run does not take (another shard's, or already done)."""
 
 
 class _Judge:
-    """The function each task runs on a batch of rows: references made from the rows, the slice kept, each case
-    judged; a batch comes back as the JSON of each outcome, and how many rows were left out."""
+    """What each task runs on a batch of rows: `judge_item` on each; a batch comes back as each outcome's JSON."""
 
-    def __init__(self, kind: str, settings: RunSettings, shard: Shard | None, done: frozenset[str]) -> None:
+    def __init__(self, kind: str, settings: RunSettings, selection: Any) -> None:
         self.kind = kind
         self.settings = settings
-        self.shard = shard
-        self.done = done
+        self.selection = selection  # an object-store reference: the names already done can be many
 
-    def __call__(self, batch: Any) -> dict[str, list[Any]]:
-        refs = list(self._refs(batch.to_pylist()))
-        left_out = 0
+    def __call__(self, batch: Any) -> dict[str, list[str]]:
+        selection: Selection = ray().get(self.selection)
+        records = []
+        for row in batch.to_pylist():
+            outcome = judge_item(self._item(row), self.settings, selection)
+            records.append(LEFT_OUT if outcome is None else json.dumps(case_json(outcome)))
+        return {RECORD: records}
 
-        def skipped() -> None:
-            nonlocal left_out
-            left_out += 1
-
-        records = [json.dumps(case_json(run_one(ref, self.settings)))
-                   for ref in chosen(refs, self.shard, self.done, skipped)]
-        return {RECORD: records + [""] * left_out, SKIPPED: [False] * len(records) + [True] * left_out}
-
-    def _refs(self, rows: list[dict[str, Any]]) -> Iterator[CaseRef]:
-        columns = self.settings.columns
-        for row in rows:
-            if self.kind == "text":
-                ref = ref_from_line(row["text"], columns)
-                if ref is not None:
-                    yield ref
-            elif self.kind == "folders":
-                yield FolderRef(row["path"], row["name"])
-            else:
-                yield ref_from_row(row, columns)
+    def _item(self, row: dict[str, Any]) -> Any:
+        if self.kind == "text":
+            return row["text"]
+        if self.kind == "folders":
+            return FolderRef(row["path"], row["name"])
+        return row
 
 
-def run_on_ray(sources: Sources, settings: RunSettings, shard: Shard | None, done: frozenset[str],
-               address: str | None, passed_over: Callable[[], None] | None = None) -> Iterator[CaseOutcome]:
-    """Every chosen case's outcome from Ray tasks, in the sources' order."""
+def run_on_ray(sources: Sources, settings: RunSettings, selection: Selection,
+               address: str | None) -> Iterator[CaseOutcome | None]:
+    """Each case's outcome (None: not taken) from Ray tasks, in the sources' order."""
     ray_module = ray()
     if not ray_module.is_initialized():
         ray_module.init(address=address, ignore_reinit_error=True, log_to_driver=False)
@@ -74,16 +63,12 @@ def run_on_ray(sources: Sources, settings: RunSettings, shard: Shard | None, don
     context = data.DataContext.get_current()
     context.execution_options.preserve_order = True
     context.enable_progress_bars = False
+    shared = ray_module.put(selection)
     for kind, dataset in _datasets(sources, data):
-        judged = dataset.map_batches(_Judge(kind, settings, shard, done), batch_size=BATCH_ROWS,
-                                     batch_format="pyarrow")
+        judged = dataset.map_batches(_Judge(kind, settings, shared), batch_size=BATCH_ROWS, batch_format="pyarrow")
         for batch in judged.iter_batches(batch_format="pyarrow", batch_size=None):
-            for record, skipped in zip(batch.column(RECORD).to_pylist(), batch.column(SKIPPED).to_pylist()):
-                if skipped:
-                    if passed_over is not None:
-                        passed_over()
-                else:
-                    yield outcome_of(json.loads(record))
+            for record in batch.column(RECORD).to_pylist():
+                yield None if record == LEFT_OUT else outcome_of(json.loads(record))
 
 
 def _datasets(sources: Sources, data: Any) -> Iterator[tuple[str, Any]]:
@@ -95,4 +80,3 @@ def _datasets(sources: Sources, data: Any) -> Iterator[tuple[str, Any]]:
             yield "rows", data.read_parquet(path)
         else:
             yield "text", data.read_text(path, drop_empty_lines=True)
-

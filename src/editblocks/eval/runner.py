@@ -1,7 +1,8 @@
 """Run cases one after another or in worker processes, streaming their outcomes in order.
 
-Every backend runs the same case function, `run_one`: a reference to a case
-(a folder, or a dataset row) in, a `CaseOutcome` out. Locally, outcomes come
+Every backend runs the same case function, `judge_item`: a case as its source
+hands it out (a folder, a dataset row) in, a `CaseOutcome` out, or None when
+the run does not take it (another shard's, or already done). Locally, outcomes come
 back in the order the cases were given, whatever the number of workers, and
 only a bounded window of cases is in flight: memory stays flat however many
 cases a run holds.
@@ -16,10 +17,10 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import islice
-from typing import Protocol
+from typing import Any, Protocol
 
 from editblocks.eval.cases import Case, CaseOptions
-from editblocks.eval.dataset import Columns
+from editblocks.eval.dataset import Columns, ref_from_line, ref_from_row
 from editblocks.eval.judge import Backend, CaseOutcome, judge
 
 PARALLEL_THRESHOLD = 50
@@ -50,16 +51,9 @@ class CaseRef(Protocol):
         """The case, or the ``error`` outcome saying why it cannot be one."""
 
 
-def run_one(ref: CaseRef, settings: RunSettings) -> CaseOutcome:
-    """The case function every backend runs: read the case, judge it."""
-    case = ref.load(settings)
-    if isinstance(case, CaseOutcome):
-        return case
-    return judge(case, settings.overrides, settings.backend, settings.scratch)
-
-
-def run_batch(refs: list[CaseRef], settings: RunSettings) -> list[CaseOutcome]:
-    return [run_one(ref, settings) for ref in refs]
+CaseItem = Any
+"""A case as a source hands it out: a `CaseRef`, or a dataset row not read yet (a JSON Lines line as bytes, a
+Parquet row as a dict). Rows are read where they run, so the process handing them out only passes bytes on."""
 
 
 @dataclass(frozen=True)
@@ -87,37 +81,80 @@ class Shard:
         return int.from_bytes(digest[:8], "big") % self.count == self.index - 1
 
 
-def chosen(refs: Iterable[CaseRef], shard: Shard | None, done: frozenset[str] | set[str],
-           passed_over: Callable[[], None] | None = None) -> Iterator[CaseRef]:
-    """The refs of ``shard`` not already ``done``; ``passed_over`` is told of each one left out."""
-    for ref in refs:
-        if (shard is None or shard.holds(ref.name)) and ref.name not in done:
-            yield ref
-        elif passed_over is not None:
-            passed_over()
+@dataclass(frozen=True)
+class Selection:
+    """Which cases a run takes: those of its shard that the output being resumed does not hold yet."""
+
+    shard: Shard | None = None
+    done: frozenset[str] = frozenset()
+
+    def takes(self, name: str) -> bool:
+        return (self.shard is None or self.shard.holds(name)) and name not in self.done
 
 
-def run_local(refs: Iterable[CaseRef], settings: RunSettings, workers: int) -> Iterator[CaseOutcome]:
-    """Outcomes in the order of ``refs``, from ``workers`` processes (or this one)."""
+def ref_of(item: CaseItem, columns: Columns) -> CaseRef | None:
+    """The reference an item stands for (None: a blank line, no case at all)."""
+    if isinstance(item, bytes | str):
+        return ref_from_line(item, columns)
+    if isinstance(item, dict):
+        return ref_from_row(item, columns)
+    ref: CaseRef = item
+    return ref
+
+
+def run_one(ref: CaseRef, settings: RunSettings) -> CaseOutcome:
+    """Read the case, judge it."""
+    case = ref.load(settings)
+    if isinstance(case, CaseOutcome):
+        return case
+    return judge(case, settings.overrides, settings.backend, settings.scratch)
+
+
+def judge_item(item: CaseItem, settings: RunSettings, selection: Selection = Selection()) -> CaseOutcome | None:
+    """The case function every backend runs: the item's outcome, or None when the run does not take it."""
+    ref = ref_of(item, settings.columns)
+    if ref is None or not selection.takes(ref.name):
+        return None
+    return run_one(ref, settings)
+
+
+_worker: tuple[RunSettings, Selection] = (RunSettings(), Selection())
+
+
+def _start_worker(settings: RunSettings, selection: Selection) -> None:
+    """Each worker process gets the run's settings and selection once, not with every batch."""
+    global _worker
+    _worker = (settings, selection)
+
+
+def _run_batch(items: list[CaseItem]) -> list[CaseOutcome | None]:
+    settings, selection = _worker
+    return [judge_item(item, settings, selection) for item in items]
+
+
+def run_local(items: Iterable[CaseItem], settings: RunSettings, workers: int,
+              selection: Selection = Selection()) -> Iterator[CaseOutcome | None]:
+    """Each item's outcome (None: not taken), in the order of ``items``, from ``workers`` processes (or this one)."""
     if workers == 1:
-        for ref in refs:
-            yield run_one(ref, settings)
+        for item in items:
+            yield judge_item(item, settings, selection)
         return
-    batches = _batches(iter(refs))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: deque[Future[list[CaseOutcome]]] = deque()
+    batches = _batches(iter(items))
+    with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
+                             initargs=(settings, selection)) as pool:
+        pending: deque[Future[list[CaseOutcome | None]]] = deque()
         for batch in islice(batches, workers * BATCHES_IN_FLIGHT_PER_WORKER):
-            pending.append(pool.submit(run_batch, batch, settings))
+            pending.append(pool.submit(_run_batch, batch))
         while pending:
             outcomes = pending.popleft().result()
             following = next(batches, None)
             if following is not None:
-                pending.append(pool.submit(run_batch, following, settings))
+                pending.append(pool.submit(_run_batch, following))
             yield from outcomes
 
 
-def _batches(refs: Iterator[CaseRef]) -> Iterator[list[CaseRef]]:
-    while batch := list(islice(refs, BATCH_CASES)):
+def _batches(items: Iterator[CaseItem]) -> Iterator[list[CaseItem]]:
+    while batch := list(islice(items, BATCH_CASES)):
         yield batch
 
 

@@ -1,7 +1,7 @@
-"""Where a run's cases come from: case folders and dataset files, as picklable references, one at a time.
+"""Where a run's cases come from: case folders and dataset files, one case at a time.
 
-A reference is read only where the case runs (a worker process, a Ray task),
-so the process that hands cases out stays light and its memory flat.
+A case is read only where it runs (a worker process, a Ray task), so the
+process that hands cases out stays light and its memory flat.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from editblocks.eval.cases import Case
-from editblocks.eval.dataset import Columns, count_rows, is_dataset, read_refs
+from editblocks.eval.dataset import Columns, count_rows, is_dataset, read_rows
 from editblocks.eval.folders import find_cases, load_folder
 from editblocks.eval.judge import CaseOutcome
-from editblocks.eval.runner import CaseRef, RunSettings
+from editblocks.eval.runner import CaseItem, RunSettings
 
 
 @dataclass(frozen=True)
@@ -45,10 +45,11 @@ class Sources:
     def folder_refs(self) -> list[FolderRef]:
         return [FolderRef(str(path), name) for path, name in find_cases(self.folders)] if self.folders else []
 
-    def refs(self) -> Iterator[CaseRef]:
+    def items(self) -> Iterator[CaseItem]:
+        """Every case, as `runner.judge_item` takes it."""
         yield from self.folder_refs()
         for dataset in self.datasets:
-            yield from read_refs(dataset, self.columns)
+            yield from read_rows(dataset)
 
     def count(self) -> int:
         """How many cases (rows) there are, without reading them."""
