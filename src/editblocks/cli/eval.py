@@ -146,8 +146,9 @@ def eval_command(sources: tuple[str, ...], as_json: bool, format_: str | None, o
     except (OSError, MissingExtra) as error:
         raise InputError(f"cannot read the cases: {error}") from None
     if count == 0:
-        raise InputError(f"no cases (folders holding response.md, or dataset rows) in {', '.join(sources)}")
-    summary, kept = Summary(), [] if as_json else None
+        raise InputError(f"no case folders (folders holding response.md) and no dataset rows in {', '.join(sources)}")
+    summary = Summary()
+    kept: list[CaseOutcome] | None = [] if as_json else None
     done = _resumed(jsonl, summary, kept) if resume and jsonl is not None else frozenset()
     plan = Run(plan.sources, plan.settings, plan.engine, plan.jobs, plan.shard, done, plan.ray_address)
     listing_all = not as_json and jsonl != STDOUT and not (

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Literal
 
 from editblocks.errors import CaseError

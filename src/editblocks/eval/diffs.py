@@ -39,7 +39,7 @@ def tree_difference(expected: Mapping[str, bytes], actual: Mapping[str, bytes]) 
 def _file_diff(path: str, want: bytes, got: bytes) -> list[str]:
     expected = [_visible(line) for line in _lines(want.decode("utf-8", "replace"))]
     actual = [_visible(line) for line in _lines(got.decode("utf-8", "replace"))]
-    diff = list(difflib.unified_diff(expected, actual, f"expected (after/{path})", f"actual (what editblocks wrote)",
+    diff = list(difflib.unified_diff(expected, actual, f"expected (after/{path})", "actual (what editblocks wrote)",
                                      n=1, lineterm=""))
     body = [line for line in diff[2:] if not line.startswith("@@")]
     if len(body) > _LINES_PER_FILE:

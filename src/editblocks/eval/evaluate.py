@@ -18,12 +18,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from editblocks.eval.cases import CaseOptions, CaseSpec, Expect
+from editblocks.eval.cases import CASE_FILE, CaseOptions, CaseSpec, Expect
 from editblocks.eval.diffs import DIFFERENCE_LINES, tree_difference
 from editblocks.eval.folders import (
     AFTER_DIR,
     BEFORE_DIR,
-    CASE_FILE,
     RESPONSE_FILE,
     find_cases,
     read_case_spec,

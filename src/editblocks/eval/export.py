@@ -15,11 +15,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
+from editblocks.eval.calls import CALLS_FILE
 from editblocks.eval.case_files import CaseTree
 from editblocks.eval.cases import CASE_FILE, Case, spec_to_mapping
 from editblocks.eval.extras import arrow, parquet
 from editblocks.eval.folders import AFTER_DIR, BEFORE_DIR, RESPONSE_FILE
-from editblocks.eval.calls import CALLS_FILE
 
 PARQUET_BATCH_ROWS = 512
 

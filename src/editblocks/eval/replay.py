@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from editblocks.errors import ReplayError
-from editblocks.eval.folders import AFTER_DIR, BEFORE_DIR, CASE_FILE, RESPONSE_FILE
+from editblocks.eval.cases import CASE_FILE
+from editblocks.eval.folders import AFTER_DIR, BEFORE_DIR, RESPONSE_FILE
 from editblocks.parsing.stream import parse
 from editblocks.workspace.git import git_command
 
