@@ -91,7 +91,7 @@ def ambiguous(block: EditBlock, key: str, outcome: Ambiguous, state: FileState, 
     shown = ordered[:MAX_LISTED_CANDIDATES]
     listed = ", ".join(str(n) for n in shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else str(shown[0])
     more = " and more" if outcome.truncated or len(lines) > len(shown) else ""
-    reason = (f"Edit location is ambiguous (matches at lines {listed}{more}) in {key}; "
+    reason = (f"edit location is ambiguous (matches at lines {listed}{more}) in {key}; "
               "include more surrounding lines so the old text occurs only once")
     if hint is not None:
         inside = sum(1 for start in outcome.starts
@@ -169,7 +169,7 @@ def not_found(block: EditBlock, key: str, lines: list[str], outcome: NotFound) -
     near = outcome.near_miss
     if block.format in EXACT_ONLY_FORMATS:
         parts = lines_of(block.leading), lines_of(block.old), lines_of(block.trailing)
-        reason = f"{key}: {explain_anchor_failure(lines, *parts)}"
+        reason = explain_anchor_failure(lines, *parts, where=f" in {key}")
     else:
         reason = f"the old text was not found in {key}"
         if near is not None:
