@@ -9,7 +9,6 @@ which files can be read or written is decided by the workspace, inside the root.
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -23,11 +22,11 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from editblocks.web.bodies import read_json, script_safe
 from editblocks.web.guard import TokenGate
 from editblocks.web.review import ReviewSession
 
 HERE = Path(__file__).resolve().parent
-MAX_BODY = 16 << 20  # a pasted answer larger than this is refused (the command line's own limit is similar)
 KEEP_ALIVE_SECONDS = 15.0
 _TEMPLATES = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
 
@@ -37,7 +36,7 @@ def create_app(session: ReviewSession, token: str, stopping: threading.Event) ->
 
     async def page(request: Request) -> HTMLResponse:
         _, view = session.view_json()
-        html = _TEMPLATES.get_template("page.html").render(root=session.root, view=Markup(_script_safe(view)))
+        html = _TEMPLATES.get_template("page.html").render(root=session.root, view=Markup(script_safe(view)))
         return HTMLResponse(html)
 
     async def view(request: Request) -> Response:
@@ -79,39 +78,17 @@ def _action(session: ReviewSession, run: Any) -> Any:
     """A POST handler: a JSON object in (at most `MAX_BODY` bytes), the new view out."""
 
     async def handler(request: Request) -> Response:
-        body = await _json_body(request)
-        if body is None:
-            return JSONResponse({"error": "expected a JSON object"}, status_code=400)
+        body = await read_json(request)
+        if isinstance(body, str):
+            return JSONResponse({"error": body}, status_code=400)
         await asyncio.to_thread(run, body)
         return _view_response(session)
 
     return handler
 
 
-async def _json_body(request: Request) -> dict[str, Any] | None:
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        return None
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            return None
-        chunks.append(chunk)
-    try:
-        body = json.loads(b"".join(chunks) or b"{}")
-    except ValueError:
-        return None
-    return body if isinstance(body, dict) else None
-
-
 def _view_response(session: ReviewSession) -> Response:
     return Response(session.view_json()[1], media_type="application/json")
-
-
-def _script_safe(data: str) -> str:
-    """JSON that can sit in a `<script type="application/json">` element: no `<`, `>` or `&` to end it early."""
-    return data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 async def _event_stream(session: ReviewSession, since: int, stopping: threading.Event) -> AsyncIterator[str]:

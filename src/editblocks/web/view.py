@@ -176,12 +176,12 @@ def _files(outcome: Outcome) -> list[dict[str, Any]]:
             "key": key,
             "created": bool(diff and diff.created),
             "blocks": numbers,
-            "hunks": _hunks(diff, f"f{index}") if diff else [],
+            "hunks": file_hunks(diff, f"f{index}") if diff else [],
         })
     return files
 
 
-def _hunks(diff: FileDiff, file_id: str) -> list[dict[str, Any]]:
+def file_hunks(diff: FileDiff, file_id: str) -> list[dict[str, Any]]:
     lexer = lexer_for(diff.path)
     rows = diff_rows(diff.unified)
     hunks: list[dict[str, Any]] = []
