@@ -8,6 +8,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from editblocks.web import ReviewServer, ReviewSession
+from editblocks.web.chat import ModelSettings
+from editblocks.web.workbench import Workbench
+from editblocks.web.workbench_app import WorkbenchServer
 
 from helpers_apply import diff_edit
 
@@ -49,3 +52,13 @@ def served(root: Path, answer: str | None = ANSWER) -> Iterator[tuple[ReviewSess
         session.load(answer)
     with ReviewServer(session) as server:
         yield session, server
+
+
+@contextmanager
+def served_workbench(root: Path, base_url: str | None, *, model: str | None = "test-model", retries: int = 2,
+                     api_key: str | None = "test-key") -> Iterator[tuple[Workbench, WorkbenchServer]]:
+    """The workbench on ``root`` asking the model at ``base_url`` (the scripted server), served on a free port."""
+    settings = ModelSettings(model, base_url, api_key, timeout=20.0, backoff=0.01, retries=retries)
+    bench = Workbench(root, settings)
+    with WorkbenchServer(bench) as server:
+        yield bench, server

@@ -394,6 +394,8 @@ class Workbench:
                 turn.live.stop()
             self._take_entries(turn)
             turn.state, turn.note, turn.rev = state, note, self._tick()
+            for entry in self.conversation.of_turn(turn):  # how the round ended is part of every block's status
+                entry.rev = turn.rev
             self._save_turn(turn)
             self._replan()
             feedback = self._feedback(turn) if turn.whole else None

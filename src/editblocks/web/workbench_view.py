@@ -54,11 +54,11 @@ def status_of(entry: Entry, turn: Turn) -> tuple[str, str]:
     if not entry.accepted:
         return "rejected", "rejected on this page: " + (
             "it is not written" if entry.verdict.status is Status.APPLIED else "its feedback is not sent")
-    if not turn.whole:
+    if turn.ended and not turn.whole:
         return "skipped", _ENDED_WHY.get(turn.state, "the answer is not complete")
     result = entry.preview if entry.held and entry.preview is not None else entry.verdict
     if result.status is Status.APPLIED:
-        if not entry.held:
+        if turn.ended and not entry.held:
             return "skipped", "not held for Apply by the session's policy"
         return "ready", f"ready to apply{_where(result)}"
     return result.status.value, result.reason
