@@ -106,10 +106,10 @@ def _ask_on_page(options: AskOptions, endpoint: Endpoint) -> AskOutcome:
     """
     import threading
 
-    from editblocks.ask.page import PageView, apply_at_once, page_confirm
     from editblocks.ask.rounds import ask
     from editblocks.cli.shared import workspace_error
     from editblocks.web import ReviewServer, ReviewSession
+    from editblocks.web.ask_page import PageView, apply_at_once, page_confirm
     from editblocks.workspace import WorkspaceError
 
     try:

@@ -158,6 +158,9 @@ class Workbench:
         """Accept or reject blocks by number; for a failed block accepting means sending the model its feedback."""
         with self._lock:
             self._check_idle()
+            missing = [number for number in numbers if self.conversation.entry(number) is None]
+            if missing:
+                raise Refused(f"there is no block {missing[0]} in this conversation", 400)
             for number in numbers:
                 entry = self.conversation.entry(number)
                 if entry is not None and not entry.applied and entry.accepted != accept:
