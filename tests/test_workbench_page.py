@@ -188,13 +188,18 @@ def test_an_endpoint_that_fails_is_one_line_in_the_conversation_and_nothing_is_w
     assert read_tree(project) == FILES
 
 
-def test_stop_ends_the_round_and_nothing_of_it_is_applied(page: Page, project: Path) -> None:
+def test_a_growing_block_shows_in_progress_and_stop_ends_the_round_with_nothing_applied(page: Page,
+                                                                                      project: Path) -> None:
     hold = threading.Event()
-    with scripted([Answer(ANSWER, chunk=CHUNK, hold=hold, hold_after=held_after(ANSWER, "util.py"))]) as model, \
+    with scripted([Answer(ANSWER, chunk=CHUNK, hold=hold, hold_after=held_after(ANSWER, "    return x + x"))]) as model, \
             served_workbench(project, model.base_url) as (_, server):
         page.goto(server.url)
         ask(page)
         expect(badge(page, 1, "ready")).to_be_visible()
+        growing = page.get_by_role("article", name="Block in progress (reply line 14)")
+        expect(growing).to_contain_text("in progress")
+        expect(growing).to_contain_text("return x * 2")
+        expect(page.get_by_role("region", name="Summary")).to_contain_text("1 in progress")
         page.get_by_role("button", name="Stop").click()
         expect(answer_card(page, 1)).to_contain_text("stopped")
         hold.set()

@@ -36,6 +36,7 @@ from editblocks.web.chat import ModelSettings, prompt_files, stream_turn
 from editblocks.web.conversation import Conversation, Entry, HoldPolicy, Turn, hold_applied
 from editblocks.web.excerpt import excerpt
 from editblocks.web.file_picker import Listing, list_project
+from editblocks.web.highlight import lexer_for
 from editblocks.web.history import ConversationLog, load, reopen_log, saved_list
 from editblocks.web.live_round import LiveRound
 from editblocks.web.verdicts import LiveVerdicts
@@ -310,13 +311,19 @@ class Workbench:
         return self._lock
 
     def start(self) -> None:
-        """Start watching the files on disk (the server calls it when it starts)."""
+        """Start watching the files on disk (the server calls it when it starts), and have the highlighter find its
+        lexers now: the first lookup reads every lexer's file patterns, which would hold up the first verdict."""
         self.watcher.start()
+        threading.Thread(target=lexer_for, args=("warm-up.py",), name="editblocks-warm-up", daemon=True).start()
 
     def close(self) -> None:
         """Stop a running round and the watcher (the server calls it when it stops)."""
-        self._stop.set()
         self.watcher.stop()
+        if self._runner is not None:
+            try:
+                self.stop()
+            except Refused:  # it ended meanwhile
+                pass
         runner = self._runner
         if runner is not None:
             runner.join(10)

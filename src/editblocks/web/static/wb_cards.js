@@ -9,26 +9,35 @@ const STATE_TEXT = {
   broken: "broke off", error: "no answer",
 };
 
-export function turnNode(turn, actions) {
+// A round's element: the user's card, then the answer's card whose pieces stay in place as the round changes.
+export function turnShell(n) {
+  return el("li", { class: "turn", id: `round-${n}` },
+    el("div", { class: "user-slot" }),
+    el("article", { class: "card assistant", "aria-label": `Round ${n}: the model's answer` },
+      el("div", { class: "answer-head" }), el("div", { class: "pieces" })));
+}
+
+// Fill a round's element with what the round is now (its pieces are the caller's).
+export function fillTurn(node, turn, actions) {
   const who = turn.kind === "feedback" ? "feedback sent to the model" : "you asked";
-  const user = el("article", { class: `card user k-${turn.kind}`, "aria-label": `Round ${turn.n}: ${who}` },
+  node.querySelector(".user-slot").replaceChildren(el("article", { class: `card user k-${turn.kind}`, "aria-label": `Round ${turn.n}: ${who}` },
     el("header", {}, el("span", { class: "who", text: turn.kind === "feedback" ? "Feedback (sent automatically)" : "You" }),
       el("span", { class: "round", text: `round ${turn.n}` }),
       turn.files.length ? el("span", { class: "files", text: `files: ${turn.files.join(", ")}` }) : null),
     turn.kind === "feedback"
       ? el("details", {}, el("summary", { text: "What the model was told about the failed blocks" }),
         el("pre", { class: "text", text: turn.text }))
-      : el("p", { class: "text", text: turn.text }));
+      : el("p", { class: "text", text: turn.text })));
   const streaming = turn.state === "asking" || turn.state === "streaming";
-  const answer = el("article", { class: `card assistant st-${turn.state}`, "aria-label": `Round ${turn.n}: the model's answer`,
-    "aria-busy": String(streaming) },
-  el("header", {}, el("span", { class: "who", text: "Model" }),
-    el("span", { class: `state st-${turn.state}`, text: STATE_TEXT[turn.state] || turn.state }),
-    streaming ? el("button", { type: "button", class: "stop", text: "Stop", onclick: () => actions.post("api/stop") }) : null),
-  turn.note ? el("p", { class: `note${turn.state === "error" || turn.state === "broken" ? " bad" : ""}`,
-    role: turn.state === "error" || turn.state === "broken" ? "alert" : "status", text: turn.note }) : null,
-  el("div", { class: "pieces" }));
-  return el("li", { class: "turn", id: `round-${turn.n}` }, user, answer);
+  const bad = turn.state === "error" || turn.state === "broken";
+  const answer = node.querySelector(".assistant");
+  answer.className = `card assistant st-${turn.state}`;
+  answer.setAttribute("aria-busy", String(streaming));
+  answer.querySelector(".answer-head").replaceChildren(
+    el("header", {}, el("span", { class: "who", text: "Model" }),
+      el("span", { class: `state st-${turn.state}`, text: STATE_TEXT[turn.state] || turn.state }),
+      streaming ? el("button", { type: "button", class: "stop", text: "Stop", onclick: () => actions.post("api/stop") }) : null),
+    turn.note ? el("p", { class: `note${bad ? " bad" : ""}`, role: bad ? "alert" : "status", text: turn.note }) : null);
 }
 
 export function pieceNode(piece, view, actions) {

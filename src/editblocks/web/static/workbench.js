@@ -2,7 +2,7 @@
 // into the server's actions.
 
 import { el, jump } from "./dom.js";
-import { pieceNode, turnNode } from "./wb_cards.js";
+import { fillTurn, pieceNode, turnShell } from "./wb_cards.js";
 import { fileDiffs, fileList } from "./wb_diffs.js";
 import { loadHistory } from "./wb_history.js";
 import { installShortcuts, SHORTCUTS } from "./wb_keys.js";
@@ -95,32 +95,36 @@ function drawTurn(turn) {
   const header = turn.header;
   keepFocus(() => {
     let node = turnNodes.get(header.n);
-    const fresh = turnNode(header, actions);
-    const pieces = node ? node.querySelector(".assistant .pieces") : null;
-    if (node) {
-      fresh.querySelector(".assistant .pieces").replaceWith(pieces);
-      node.replaceWith(fresh);
-    } else {
-      $("turns").append(fresh);
+    if (!node) {
+      node = turnShell(header.n);
+      turnNodes.set(header.n, node);
+      $("turns").append(node);
     }
-    node = fresh;
-    turnNodes.set(header.n, node);
+    fillTurn(node, header, actions);
+    const changed = new Set(header.changed.map((piece) => piece.id));
     const holder = node.querySelector(".assistant .pieces");
-    const wanted = [];
+    let cursor = holder.firstChild;
     for (const id of header.pieces) {
       const piece = turn.pieces.get(id);
       if (!piece) continue;
       let child = nodes.get(id);
-      if (!child || header.changed.some((changed) => changed.id === id)) {
+      if (!child || changed.has(id)) {
         const drawn = pieceNode(piece, state, actions);
-        if (child) child.replaceWith(drawn);
+        if (child) {
+          if (cursor === child) cursor = drawn;
+          child.replaceWith(drawn);
+        }
         child = drawn;
         nodes.set(id, child);
       }
-      wanted.push(child);
+      if (child === cursor) cursor = cursor.nextSibling;
+      else holder.insertBefore(child, cursor);
     }
-    const present = [...holder.children];
-    if (present.length !== wanted.length || present.some((child, i) => child !== wanted[i])) holder.replaceChildren(...wanted);
+    while (cursor) {
+      const next = cursor.nextSibling;
+      cursor.remove();
+      cursor = next;
+    }
   });
 }
 
