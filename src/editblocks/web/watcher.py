@@ -47,6 +47,13 @@ class FileWatcher:
         paths = self._watched()
         self._known = file_stamps(self._root, paths)
 
+    def track(self) -> None:
+        """Take the status of the files newly watched now (holding the guard), so a change made before the next
+        look is seen as one."""
+        fresh = [path for path in self._watched() if path not in self._known]
+        if fresh:
+            self._known.update(file_stamps(self._root, fresh))
+
     def check(self) -> list[str]:
         """Look once (the guard held by the caller); the files that changed, after telling ``changed``."""
         paths = self._watched()

@@ -379,6 +379,7 @@ class Workbench:
                         note=f"asking {self.settings.model} at {self.settings.where}")
             turn.rev = self._tick()
             self.conversation.turns.append(turn)
+            self.watcher.track()
         self._notify()
         return turn
 
@@ -415,8 +416,11 @@ class Workbench:
 
     def _take_entries(self, turn: Turn, verdicts: LiveVerdicts | None = None) -> None:
         """Entries for the blocks that got their verdict, a failed one with the file's lines it is shown beside."""
-        for entry in self.conversation.take_new(turn, self._tick()):
+        new = self.conversation.take_new(turn, self._tick())
+        for entry in new:
             entry.excerpt = excerpt(entry.verdict, (verdicts or self.verdicts).text_of(entry.verdict.path))
+        if new:
+            self.watcher.track()
 
     def _feedback(self, turn: Turn) -> str | None:
         """What to tell the model about ``turn``: its accepted blocks' verdicts (a rejected block is not sent)."""
@@ -539,11 +543,13 @@ class Workbench:
 
     def _files_changed(self, paths: list[str]) -> None:
         """Some files the page shows changed on disk (the watcher holds the lock): say so, and decide again."""
+        last = self.conversation.last
+        streaming = last is not None and not last.ended  # its end decides every block again anyway
         self.notice = f"{', '.join(paths)} changed on disk: " + (
-            "the blocks will be decided again when the answer ends" if self.running
+            "the blocks will be decided again when the answer ends" if streaming
             else "every block was decided again against the new text")
         self._listing = None
-        if self.running:
+        if streaming:
             self._tick()
         else:
             self._replan()
