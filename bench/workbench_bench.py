@@ -193,7 +193,8 @@ def main() -> None:
             delays = sorted(latency(page, Path(folder), options.blocks, gap))
             page.close()
             p90 = delays[int(len(delays) * 0.9) - 1]
-            print(f"verdict latency, {options.blocks} blocks, {label}: median {statistics.median(delays) * 1000:.0f} ms,"
+            median = statistics.median(delays) * 1000
+            print(f"verdict latency, {options.blocks} blocks, {label}: median {median:.0f} ms,"
                   f" p90 {p90 * 1000:.0f} ms, max {delays[-1] * 1000:.0f} ms")
         page = browser.new_page(viewport={"width": 1280, "height": 900}, bypass_csp=True)
         for number, heap, nodes, size in memory(page, Path(folder), options.rounds):

@@ -28,7 +28,7 @@ LAYERS = (
     ("parsing", "locate"),
     ("plan", "tools", "prompts"),
     ("workspace",),
-    ("report",),
+    ("report", "extras"),
     ("service",),
     ("ask", "mcp", "eval"),
     ("web",),

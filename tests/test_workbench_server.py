@@ -90,8 +90,8 @@ def verdicts(bench: Workbench) -> list[EditResult]:
 # --- requests -------------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("path", "body", "content_type", "reason"), [
-    ("api/send", "{}", "text/plain", "expected a JSON object"),
-    ("api/send", "{not json", "application/json", "not valid JSON"),
+    ("api/send", "{}", "text/plain", "send the body as application/json"),
+    ("api/send", "{not json", "application/json", "is not valid JSON"),
     ("api/send", "[1, 2]", "application/json", "expected a JSON object"),
     ("api/send", '{"instruction": 5}', "application/json", "`instruction` must be a string"),
     ("api/send", '{"instruction": "x", "files": "app.py"}', "application/json", "`files` must be a list of paths"),

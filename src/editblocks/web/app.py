@@ -1,9 +1,13 @@
-"""The review page's web application: the page, its view as JSON, server-sent events and four actions.
+"""The review page's web application: the page, its view as JSON, server-sent events and its actions.
 
 Handlers that touch the disk (decide, apply, undo, load) are plain functions,
 which Starlette runs in its thread pool, so the event loop keeps serving the
 event streams meanwhile. Requests name blocks by number only, never a path:
 which files can be read or written is decided by the workspace, inside the root.
+Any program on the machine with the address can send anything, so a request
+the page's own script would never send (the wrong content type, a body too
+large, not UTF-8, not JSON, nested past the parser's depth, a field of the
+wrong type) is answered 4xx with a one-line reason, and nothing is done.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from editblocks.web.bodies import read_json, script_safe
+from editblocks.web.bodies import BadRequest, read_json, script_safe
 from editblocks.web.guard import TokenGate
 from editblocks.web.review import ReviewSession
 
@@ -53,13 +57,23 @@ def create_app(session: ReviewSession, token: str, stopping: threading.Event) ->
     def decide(body: dict[str, Any]) -> None:
         numbers = body.get("blocks")
         accept = body.get("accept")
-        if isinstance(numbers, list) and isinstance(accept, bool):
-            session.decide([n for n in numbers if isinstance(n, int) and not isinstance(n, bool)], accept)
+        if not isinstance(numbers, list):
+            raise BadRequest("`blocks` must be a list of block numbers")
+        if not isinstance(accept, bool):
+            raise BadRequest("`accept` must be true or false")
+        session.decide([n for n in numbers if isinstance(n, int) and not isinstance(n, bool)], accept)
 
     def load(body: dict[str, Any]) -> None:
         text = body.get("text")
-        if isinstance(text, str):
-            session.load(text)
+        if not isinstance(text, str):
+            raise BadRequest("`text` must be the answer, as a string")
+        session.load(text)
+
+    def undo(body: dict[str, Any]) -> None:
+        newest = body.get("newest", False)
+        if not isinstance(newest, bool):
+            raise BadRequest("`newest` must be true (undo the newest run, whoever made it) or false")
+        session.undo(newest=newest)
 
     routes = [
         Route("/", page),
@@ -67,7 +81,7 @@ def create_app(session: ReviewSession, token: str, stopping: threading.Event) ->
         Route("/events", events),
         Route("/api/decide", _action(session, decide), methods=["POST"]),
         Route("/api/apply", _action(session, lambda _: session.apply()), methods=["POST"]),
-        Route("/api/undo", _action(session, lambda _: session.undo()), methods=["POST"]),
+        Route("/api/undo", _action(session, undo), methods=["POST"]),
         Route("/api/answer", _action(session, load), methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
@@ -78,10 +92,11 @@ def _action(session: ReviewSession, run: Any) -> Any:
     """A POST handler: a JSON object in (at most `MAX_BODY` bytes), the new view out."""
 
     async def handler(request: Request) -> Response:
-        body = await read_json(request)
-        if isinstance(body, str):
-            return JSONResponse({"error": body}, status_code=400)
-        await asyncio.to_thread(run, body)
+        try:
+            body = await read_json(request)
+            await asyncio.to_thread(run, body)
+        except BadRequest as error:
+            return JSONResponse({"error": str(error)}, status_code=error.status)
         return _view_response(session)
 
     return handler

@@ -25,7 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from editblocks.web.bodies import read_json, script_safe
+from editblocks.web.bodies import BadRequest, read_json, script_safe
 from editblocks.web.guard import TokenGate
 from editblocks.web.server import LocalServer
 from editblocks.web.workbench import Refused, Workbench
@@ -36,10 +36,6 @@ KEEP_ALIVE_SECONDS = 15.0
 MAX_CONTEXT_LINES = 10_000
 _TEMPLATES = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
 Action = Callable[[dict[str, Any]], object]
-
-
-class BadRequest(Exception):
-    """The request's body does not have the shape the action takes."""
 
 
 def create_workbench_app(bench: Workbench, token: str, stopping: threading.Event) -> TokenGate:
@@ -121,13 +117,11 @@ def _actions(bench: Workbench) -> dict[str, Action]:
 
 def _post(bench: Workbench, action: Action) -> Callable[[Request], Any]:
     async def handler(request: Request) -> Response:
-        body = await read_json(request)
-        if isinstance(body, str):
-            return _error(body, 400)
         try:
+            body = await read_json(request)
             await asyncio.to_thread(action, body)
         except BadRequest as error:
-            return _error(str(error), 400)
+            return _error(str(error), error.status)
         except Refused as error:
             return _error(str(error), error.status)
         return JSONResponse({"ok": True, "version": bench.version})
