@@ -318,3 +318,18 @@ def test_the_workbench_takes_the_model_from_the_environment_and_the_users_file(p
     (project / ".editblocks.toml").write_text('model = "from-the-repository"\n')  # a project may not choose it
     state = serve(project, env={"XDG_CONFIG_HOME": str(user), "OPENAI_API_KEY": "k"})
     assert state["model"] == "from-file" and state["retries"] == 4 and state["problem"] == ""
+
+
+def test_undo_takes_back_only_the_workbenchs_own_apply(project: Path) -> None:
+    from editblocks.service.apply import apply
+
+    with scripted([Answer(ANSWER)]) as model:
+        bench = Workbench(project, settings(model.base_url, retries=0))
+        bench.send("x", ["app.py", "util.py"])
+        wait_idle(bench)
+    bench.apply()
+    after_workbench = read_tree(project)
+    apply(parse(diff_edit("app.py", ("PORT = 8000\n", "PORT = 1\n"))), project)  # another command, after it
+    with pytest.raises(Refused, match="was not made here"):
+        bench.undo()
+    assert read_tree(project)["util.py"] == after_workbench["util.py"]

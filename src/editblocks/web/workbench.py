@@ -83,7 +83,7 @@ class Workbench:
         self.preview: ApplyResult | None = None
         self.message = ""
         self.notice = ""  # files changed on disk
-        self._last_apply: tuple[list[Entry], tuple[str, ...]] | None = None  # its blocks and the files it wrote
+        self._last_apply: tuple[list[Entry], str | None] | None = None  # its blocks and its run in the journal
         self._runner: threading.Thread | None = None
         self._stop = threading.Event()
         self._client: Any = None
@@ -216,15 +216,15 @@ class Workbench:
             self._check_idle()
             if self._last_apply is None:
                 raise Refused("nothing to undo: this workbench has not applied anything yet")
-            entries, paths = self._last_apply
+            entries, run = self._last_apply
             try:
                 with self.workspace.lock(wait=APPLY_LOCK_WAIT_SECONDS):
-                    if set(self.workspace.next_undo_paths() or ()) != set(paths):
-                        raise Refused("nothing undone: the last run in the project's journal is not this "
-                                      "workbench's Apply (something else wrote after it); use `editblocks undo`")
-                    outcome = self.workspace.undo()
+                    outcome = self.workspace.undo(only={run} if run else set())
             except WorkspaceError as error:
                 raise Refused(f"nothing undone: {error}") from None
+            if outcome.not_ours:
+                raise Refused(f"nothing undone: the newest run, {outcome.not_ours}, was not made here (another "
+                              "editblocks command wrote after this Apply); `editblocks undo` takes it back")
             self.message = outcome.message
             if outcome.ok:
                 for entry in entries:
@@ -519,11 +519,10 @@ class Workbench:
         except WorkspaceError as error:
             raise Refused(f"nothing written: {error}") from None
         written = [entry for entry, r in zip(entries, result.results) if result.written and r.status is Status.APPLIED]
-        paths = tuple(dict.fromkeys(path for diff in result.diffs for path in (diff.path, diff.moved_from) if path))
         if written and result.paths_changed:
             for entry in written:
                 entry.applied, entry.rev = True, self._tick()
-            self._last_apply = (written, paths)
+            self._last_apply = (written, result.run_id)
             count = len(result.paths_changed) - len(result.files_renamed)
             self.message = f"applied: {counted(count, 'file')} written ({counted(len(written), 'block')})"
         else:
