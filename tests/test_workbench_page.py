@@ -136,6 +136,7 @@ def test_ask_watch_live_verdicts_review_rounds_apply_undo_and_reopen_from_histor
         expect(badge(page, 2, "rejected")).to_be_visible()  # the reviewer's choices were kept with it
         expect(badge(page, 5, "ready")).to_be_visible()
         expect(page.get_by_role("article", name="Round 1: you asked")).to_contain_text(INSTRUCTION)
+        expect(page.get_by_role("article", name="Block 4")).to_contain_text("its feedback went to the model in round 2")
         expect(page.get_by_role("checkbox", name="util.py", exact=True)).to_be_checked()
     assert len(model.requests) == 2
 
@@ -286,6 +287,7 @@ def test_prose_is_markdown_rendered_safely_and_fence_lines_are_not_text(page: Pa
         expect(card.get_by_role("link", name="good")).to_have_attribute("rel", "noopener noreferrer")
         expect(card.get_by_role("link", name="bad")).to_have_count(0)
         expect(card).not_to_contain_text("```")
+        expect(card).not_to_contain_text("null")
         expect(card.locator(".prose").filter(has_text=re.compile(r"^app\.py$"))).to_have_count(0)
         assert page.evaluate("window.owned") is None
         assert card.locator("img, script").count() == 0

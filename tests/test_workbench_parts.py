@@ -42,6 +42,7 @@ def test_markdown_holds_no_markup_from_the_model(text: str, present: str, absent
 @pytest.mark.parametrize(("before", "after", "shown_before", "shown_after"), [
     ("Intro.\n\napp.py\n```python\n", "```\n\nThen.\n", "Intro.\n\n", "\nThen.\n"),
     ("Intro.\n\n`app.py`\n~~~\n", "~~~\nThen.\n", "Intro.\n\n", "Then.\n"),
+    ("```\n\n```python\napp.py\n", "```\n", "```\n\n", ""),  # the path inside the fence
     ("Intro.\n\napp.py\n", "```python\ncode\n```\n", "Intro.\n\n", "```python\ncode\n```\n"),  # not fenced
     ("Intro ending mid-line", "```\n", "Intro ending mid-line", "```\n"),
     ("", "", "", ""),

@@ -65,12 +65,20 @@ def around_block(before: str, after: str, path: str | None) -> tuple[str, str]:
     lines = before.split("\n")
     if lines.pop().strip():  # ``before`` does not end at a line's end: leave both whole
         return before, after
+    named = _drop_path(lines, path)  # the path inside the fence (```python, then the path) ...
     fenced = bool(lines) and _FENCE.match(lines[-1]) is not None
     if fenced:
         lines.pop()
-    if lines and path and lines[-1].strip().strip(_PATH_DECORATION) == path:
-        lines.pop()
+    if not named:
+        _drop_path(lines, path)  # ... or before it
     first, newline, rest = after.partition("\n")
     if fenced and newline and _FENCE.match(first) and not first.strip().strip("`~"):
         after = rest
     return "\n".join([*lines, ""]), after
+
+
+def _drop_path(lines: list[str], path: str | None) -> bool:
+    if lines and path and lines[-1].strip().strip(_PATH_DECORATION) == path:
+        lines.pop()
+        return True
+    return False

@@ -255,7 +255,7 @@ class Workbench:
             saved = load(self.root, name)
             if saved is None:
                 raise Refused(f"there is no saved conversation {name!r}", 404)
-            reopened = Conversation(name)
+            self.conversation = reopened = Conversation(name)
             verdicts = LiveVerdicts(self.workspace, self._plan_options())
             for kept in saved.turns:
                 fmt = Format(kept.format) if kept.format in PROMPT_FORMATS else Format.DIFF
@@ -268,13 +268,16 @@ class Workbench:
                 else:
                     turn.live.stop()
                 turn.rev = self._tick()
-            self.conversation = reopened
-            for turn in reopened.turns:
                 self._take_entries(turn, verdicts)
             for number, entry in reopened.numbered():
                 accepted, refused = saved.decisions.get(number, (True, ()))
                 entry.accepted, entry.refused = accepted, frozenset(refused)
                 entry.applied = number in saved.applied
+            for turn, following in zip(reopened.turns, reopened.turns[1:]):
+                if following.kind == "feedback":  # the feedback named this round's accepted blocks that failed
+                    for entry in reopened.of_turn(turn):
+                        if entry.accepted and entry.verdict.status is not Status.APPLIED:
+                            entry.sent_back = following.number
             self._log = reopen_log(self.root, name)
             self.message = f"reopened the conversation of {name}: its blocks decided again against the files now"
             self._replan()

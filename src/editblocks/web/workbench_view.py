@@ -101,8 +101,9 @@ def _state(bench: Workbench, numbers: dict[int, int]) -> dict[str, Any]:
         "can_apply": not running and bool(bench.conversation.for_apply()),
         "can_undo": not running and bench._last_apply is not None,
         "can_feedback": not running and last is not None and last.whole and any(
-            entry.accepted and not entry.held and entry.sent_back is None and entry.verdict.code is not
-            Reason.ALREADY_APPLIED for entry in bench.conversation.of_turn(last)),
+            entry.accepted and not entry.applied and entry.sent_back is None and entry.verdict.status is not
+            Status.APPLIED and entry.verdict.code is not Reason.ALREADY_APPLIED
+            for entry in bench.conversation.of_turn(last)),
         "conversation": bench.conversation.name or "",
         "summary": {"counts": counts, "streaming": streaming, "total": len(numbers), "failures": failures[:50],
                     "changed": [printable(diff.path) for diff in bench.preview.diffs] if bench.preview else []},
@@ -191,13 +192,29 @@ def _files(bench: Workbench, numbers: dict[int, int]) -> list[dict[str, Any]]:
     order: dict[str, list[int]] = {}
     for entry in bench.conversation.entries():
         order.setdefault(entry.verdict.path, []).append(numbers[id(entry)])
-    files = []
+    files: list[dict[str, Any]] = []
     for index, (key, blocks) in enumerate(order.items()):
         diff = diffs.get(key)
         files.append({"id": f"f{index}", "path": printable(key), "key": key, "blocks": blocks,
                       "created": bool(diff and diff.created), "deleted": bool(diff and diff.deleted),
                       "hunks": file_hunks(diff, f"f{index}") if diff else []})
+    _link_hunks(bench, numbers, {file["key"]: file for file in files})
     return files
+
+
+def _link_hunks(bench: Workbench, numbers: dict[int, int], files: dict[str, dict[str, Any]]) -> None:
+    """Each block Apply would write to the hunk of its file nearest the lines it changes."""
+    for entry in bench.conversation.entries():
+        result = entry.preview
+        file = files.get(entry.verdict.path)
+        if result is None or result.status is not Status.APPLIED or result.start_line is None or not file:
+            continue
+        if not file["hunks"]:
+            continue
+        start = result.start_line
+        hunk = min(file["hunks"], key=lambda h: 0 if h["new_start"] <= start <= h["new_end"]
+                   else min(abs(h["new_start"] - start), abs(h["new_end"] - start)))
+        hunk["blocks"].append(numbers[id(entry)])
 
 
 def file_diff(bench: Workbench, key: str, context: int | None, file_id: str) -> dict[str, Any] | None:

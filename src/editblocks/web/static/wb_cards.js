@@ -33,11 +33,11 @@ export function fillTurn(node, turn, actions) {
   const answer = node.querySelector(".assistant");
   answer.className = `card assistant st-${turn.state}`;
   answer.setAttribute("aria-busy", String(streaming));
-  answer.querySelector(".answer-head").replaceChildren(
-    el("header", {}, el("span", { class: "who", text: "Model" }),
-      el("span", { class: `state st-${turn.state}`, text: STATE_TEXT[turn.state] || turn.state }),
-      streaming ? el("button", { type: "button", class: "stop", text: "Stop", onclick: () => actions.post("api/stop") }) : null),
-    turn.note ? el("p", { class: `note${bad ? " bad" : ""}`, role: bad ? "alert" : "status", text: turn.note }) : null);
+  const head = [el("header", {}, el("span", { class: "who", text: "Model" }),
+    el("span", { class: `state st-${turn.state}`, text: STATE_TEXT[turn.state] || turn.state }),
+    streaming ? el("button", { type: "button", class: "stop", text: "Stop", onclick: () => actions.post("api/stop") }) : null)];
+  if (turn.note) head.push(el("p", { class: `note${bad ? " bad" : ""}`, role: bad ? "alert" : "status", text: turn.note }));
+  answer.querySelector(".answer-head").replaceChildren(...head);
 }
 
 export function pieceNode(piece, view, actions) {

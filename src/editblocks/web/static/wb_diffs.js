@@ -37,7 +37,7 @@ export function fileDiffs(files, layout, wide, actions) {
             text: "Whole file", onclick: () => actions.widen(file, whole ? 3 : "all") }))),
       hunks.map((hunk) => el("div", { class: "hunk", id: hunk.id },
         el("div", { class: "hunk-head" }, el("span", { text: hunk.header }),
-          file.blocks.map((n) => el("a", { href: `#b${n}`, text: `block ${n}`,
+          hunk.blocks.map((n) => el("a", { href: `#b${n}`, text: `block ${n}`,
             onclick: (event) => { event.preventDefault(); jump(`b${n}`); } }))),
         layout === "split" ? split(hunk.rows) : unified(hunk.rows))));
   });
