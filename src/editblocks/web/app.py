@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +28,9 @@ from starlette.staticfiles import StaticFiles
 from editblocks.web.bodies import BadRequest, read_json, script_safe
 from editblocks.web.guard import TokenGate
 from editblocks.web.review import ReviewSession
+from editblocks.web.sse import event_stream
 
 HERE = Path(__file__).resolve().parent
-KEEP_ALIVE_SECONDS = 15.0
 _TEMPLATES = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
 
 
@@ -51,8 +50,12 @@ def create_app(session: ReviewSession, token: str, stopping: threading.Event) ->
             since = int(request.query_params.get("since", "-1"))
         except ValueError:
             since = -1
-        return StreamingResponse(_event_stream(session, since, stopping), media_type="text/event-stream",
-                                 headers={"x-accel-buffering": "no"})
+        async def latest(since: int) -> tuple[int, str] | None:
+            version, data = session.view_json()
+            return (version, data) if version > since else None
+
+        return StreamingResponse(event_stream(session.subscribe, latest, since, stopping, "view"),
+                                 media_type="text/event-stream", headers={"x-accel-buffering": "no"})
 
     def decide(body: dict[str, Any]) -> None:
         numbers = body.get("blocks")
@@ -104,31 +107,3 @@ def _action(session: ReviewSession, run: Any) -> Any:
 
 def _view_response(session: ReviewSession) -> Response:
     return Response(session.view_json()[1], media_type="application/json")
-
-
-async def _event_stream(session: ReviewSession, since: int, stopping: threading.Event) -> AsyncIterator[str]:
-    """The view each time it changes (changes made while one is sent are coalesced into the next)."""
-    loop = asyncio.get_running_loop()
-    wake = asyncio.Event()
-
-    def changed() -> None:
-        try:
-            loop.call_soon_threadsafe(wake.set)
-        except RuntimeError:  # the server's loop has stopped
-            pass
-
-    unsubscribe = session.subscribe(changed)
-    try:
-        yield ": connected\n\n"
-        while not stopping.is_set():
-            wake.clear()
-            version, data = session.view_json()
-            if version > since:
-                since = version
-                yield f"event: view\ndata: {data}\n\n"
-            try:
-                await asyncio.wait_for(wake.wait(), KEEP_ALIVE_SECONDS)
-            except TimeoutError:
-                yield ": keep-alive\n\n"
-    finally:
-        unsubscribe()

@@ -13,6 +13,7 @@ import socket
 import threading
 import time
 from types import TracebackType
+from typing import Self
 
 import uvicorn
 
@@ -53,7 +54,7 @@ class LocalServer:
     def url(self) -> str:
         return f"http://{HOST}:{self.port}/{self.token}/"
 
-    def start(self) -> LocalServer:
+    def start(self) -> Self:
         self._thread.start()
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while not self._server.started and self._thread.is_alive() and time.monotonic() < deadline:
@@ -76,7 +77,7 @@ class LocalServer:
         while self._thread.is_alive():
             self._thread.join(0.5)
 
-    def __enter__(self) -> LocalServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
@@ -99,10 +100,3 @@ class ReviewServer(LocalServer):
 
     def wake(self) -> None:
         self.session.wake()
-
-    def start(self) -> ReviewServer:
-        super().start()
-        return self
-
-    def __enter__(self) -> ReviewServer:
-        return self.start()

@@ -13,9 +13,9 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
@@ -28,11 +28,11 @@ from starlette.staticfiles import StaticFiles
 from editblocks.web.bodies import BadRequest, read_json, script_safe
 from editblocks.web.guard import TokenGate
 from editblocks.web.server import LocalServer
+from editblocks.web.sse import event_stream
 from editblocks.web.workbench import Refused, Workbench
 from editblocks.web.workbench_view import file_diff, snapshot
 
 HERE = Path(__file__).resolve().parent
-KEEP_ALIVE_SECONDS = 15.0
 MAX_CONTEXT_LINES = 10_000
 _TEMPLATES = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
 Action = Callable[[dict[str, Any]], object]
@@ -53,8 +53,11 @@ def create_workbench_app(bench: Workbench, token: str, stopping: threading.Event
 
     async def events(request: Request) -> StreamingResponse:
         since = _int_param(request, "since", -1)
-        return StreamingResponse(_event_stream(bench, since, stopping), media_type="text/event-stream",
-                                 headers={"x-accel-buffering": "no"})
+        async def latest(since: int) -> tuple[int, str] | None:
+            return await asyncio.to_thread(_snapshot_json, bench, since) if bench.version > since else None
+
+        return StreamingResponse(event_stream(bench.subscribe, latest, since, stopping, "update"),
+                                 media_type="text/event-stream", headers={"x-accel-buffering": "no"})
 
     async def files(request: Request) -> Response:
         listing = await asyncio.to_thread(bench.listing, request.query_params.get("refresh") == "1")
@@ -191,33 +194,6 @@ def _snapshot_json(bench: Workbench, since: int) -> tuple[int, str]:
         return bench.version, json.dumps(snapshot(bench, since), separators=(",", ":"))
 
 
-async def _event_stream(bench: Workbench, since: int, stopping: threading.Event) -> AsyncIterator[str]:
-    """What changed, each time something does (changes made while one is sent are coalesced into the next)."""
-    loop = asyncio.get_running_loop()
-    wake = asyncio.Event()
-
-    def changed() -> None:
-        try:
-            loop.call_soon_threadsafe(wake.set)
-        except RuntimeError:  # the server's loop has stopped
-            pass
-
-    unsubscribe = bench.subscribe(changed)
-    try:
-        yield ": connected\n\n"
-        while not stopping.is_set():
-            wake.clear()
-            if bench.version > since:
-                since, data = await asyncio.to_thread(_snapshot_json, bench, since)
-                yield f"event: update\ndata: {data}\n\n"
-            try:
-                await asyncio.wait_for(wake.wait(), KEEP_ALIVE_SECONDS)
-            except TimeoutError:
-                yield ": keep-alive\n\n"
-    finally:
-        unsubscribe()
-
-
 class WorkbenchServer(LocalServer):
     """The workbench for ``bench`` on 127.0.0.1; it watches the files on disk while it serves."""
 
@@ -231,7 +207,7 @@ class WorkbenchServer(LocalServer):
     def wake(self) -> None:
         self.bench.wake()
 
-    def start(self) -> WorkbenchServer:
+    def start(self) -> Self:
         super().start()
         self.bench.start()
         return self
@@ -239,6 +215,3 @@ class WorkbenchServer(LocalServer):
     def stop(self) -> None:
         self.bench.close()
         super().stop()
-
-    def __enter__(self) -> WorkbenchServer:
-        return self.start()

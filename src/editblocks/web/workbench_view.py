@@ -21,7 +21,7 @@ from editblocks.web.conversation import Entry, Turn
 from editblocks.web.highlight import lexer_for
 from editblocks.web.live_round import Prose, Slot
 from editblocks.web.markdown import around_block, render
-from editblocks.web.view import block_rows, file_hunks
+from editblocks.web.view import block_rows, file_hunks, nearest_hunk
 from editblocks.web.workbench import Workbench
 
 STATUSES = ("ready", "applied", "failed", "skipped", "rejected")
@@ -211,10 +211,7 @@ def _link_hunks(bench: Workbench, numbers: dict[int, int], files: dict[str, dict
             continue
         if not file["hunks"]:
             continue
-        start = result.start_line
-        hunk = min(file["hunks"], key=lambda h: 0 if h["new_start"] <= start <= h["new_end"]
-                   else min(abs(h["new_start"] - start), abs(h["new_end"] - start)))
-        hunk["blocks"].append(numbers[id(entry)])
+        nearest_hunk(file["hunks"], result.start_line)["blocks"].append(numbers[id(entry)])
 
 
 def file_diff(bench: Workbench, key: str, context: int | None, file_id: str) -> dict[str, Any] | None:
