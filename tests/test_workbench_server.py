@@ -333,3 +333,17 @@ def test_undo_takes_back_only_the_workbenchs_own_apply(project: Path) -> None:
     with pytest.raises(Refused, match="was not made here"):
         bench.undo()
     assert read_tree(project)["util.py"] == after_workbench["util.py"]
+
+
+def test_a_key_in_the_endpoints_address_is_never_shown_or_saved(project: Path) -> None:
+    with scripted([Answer(FIX)]) as model:
+        secret_url = model.base_url.replace("http://", "http://user:hunter22@") + "?api-key=hunter22"
+        bench = Workbench(project, settings(secret_url, retries=0))
+        bench.send("x", ["app.py"])
+        wait_idle(bench)
+        assert bench_state(bench)["where"].count("***") == 2
+    with bench.lock:
+        page = json.dumps(snapshot(bench, -1))
+    saved = (project / ".editblocks" / "runs" / str(bench.conversation.name) / "run.json").read_text()
+    assert "hunter22" not in page and "hunter22" not in saved
+

@@ -46,7 +46,8 @@ class ModelSettings:
 
     @property
     def where(self) -> str:
-        return self.base_url or "api.openai.com"
+        """The server, as it may be shown or saved (credentials in its address read `***`)."""
+        return self.endpoint().shown
 
     def endpoint(self) -> Endpoint:
         return Endpoint(self.model or "", self.base_url, self.api_key or "", timeout=self.timeout,

@@ -589,7 +589,7 @@ class Workbench:
         })
         log.save("run.json", {
             "instruction": first.text if first else "", "files": sorted({f for t in turns for f in t.files}),
-            "model": self.settings.model, "base_url": self.settings.base_url,
+            "model": self.settings.model, "base_url": self.settings.endpoint().shown_url,
             "format": (first.format if first else self.format).value, "dry_run": False, "rounds": len(turns),
             "written": written, "stopped": None, "workbench": True,
         })
