@@ -36,6 +36,7 @@ EXAMPLES = REPO / "examples"
 IMAGES = REPO / "docs" / "images"
 CHROMIUM = os.environ.get("EDITBLOCKS_CHROMIUM", "/usr/bin/chromium")
 WIDTH = 1280
+expect.set_options(timeout=60_000)  # a busy machine is slow; a step that works never waits this long
 
 
 def badge(page: Page, number: int, status: str) -> None:
