@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from editblocks.web import ReviewServer, ReviewSession
+from editblocks.web import ReviewServer, ReviewState
 from editblocks.web.chat import ModelSettings
 from editblocks.web.workbench import Workbench
 from editblocks.web.workbench_app import WorkbenchServer
@@ -46,8 +48,8 @@ def read_tree(root: Path) -> dict[str, str]:
 
 
 @contextmanager
-def served(root: Path, answer: str | None = ANSWER) -> Iterator[tuple[ReviewSession, ReviewServer]]:
-    session = ReviewSession(root)
+def served(root: Path, answer: str | None = ANSWER) -> Iterator[tuple[ReviewState, ReviewServer]]:
+    session = ReviewState(root)
     if answer is not None:
         session.load(answer)
     with ReviewServer(session) as server:
@@ -62,3 +64,16 @@ def served_workbench(root: Path, base_url: str | None, *, model: str | None = "t
     bench = Workbench(root, settings)
     with WorkbenchServer(bench) as server:
         yield bench, server
+
+
+def wait_idle(bench: Workbench) -> None:
+    """Until the rounds end (each change wakes the wait; no sleeping)."""
+    changed = threading.Event()
+    unsubscribe = bench.subscribe(changed.set)
+    try:
+        deadline = time.monotonic() + 60
+        while bench.running:
+            assert changed.wait(max(0.0, deadline - time.monotonic())), "the rounds did not end"
+            changed.clear()
+    finally:
+        unsubscribe()

@@ -22,7 +22,7 @@ from editblocks.ask.redact import redact_url
 from editblocks.ask.rounds import ask
 from editblocks.cli import main
 from editblocks.model import Format
-from editblocks.web import ReviewSession
+from editblocks.web import ReviewState
 from editblocks.web.ask_page import PageView, apply_at_once
 
 SECRET = "s3cr3t-K3Y"
@@ -111,7 +111,7 @@ def test_an_unreachable_endpoint_is_named_without_its_key(project: Path) -> None
 
 
 def test_the_review_page_never_shows_the_key(project: Path) -> None:
-    session = ReviewSession(project)
+    session = ReviewState(project)
     with scripted([Answer(ANSWER)]) as server:
         endpoint = Endpoint("m", f"{server.base_url}?token={SECRET}", "test-key", timeout=10.0, backoff=0.01)
         outcome = ask(AskOptions("Set A to 2", ("app.py",), str(project), Format.DIFF), endpoint,

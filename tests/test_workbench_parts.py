@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from editblocks.ask.live import LiveAnswer
-from editblocks.ask.locator import LiveLocator
 from editblocks.model import Status
 from editblocks.parsing.stream import parse
-from editblocks.plan import Source
+from editblocks.plan import TargetFile
+from editblocks.service.live import LiveAnswer, LiveLocator
 from editblocks.web.block_changes import change_count, change_rows, without_changes
 from editblocks.web.file_picker import list_project
 from editblocks.web.highlight import lexer_for
@@ -112,7 +111,7 @@ def test_saved_runs_are_listed_newest_first_and_only_by_their_own_names(tmp_path
 
 def test_an_answer_is_kept_in_reading_order_with_each_verdict_as_its_block_closes() -> None:
     clock = iter(range(1, 10_000))
-    live = LiveRound(LiveAnswer(LiveLocator(lambda path: Source(path, FILES.get(path)))), lambda: next(clock))
+    live = LiveRound(LiveAnswer(LiveLocator(lambda path: TargetFile(path, FILES.get(path)))), lambda: next(clock))
     verdict_at = []
     for start in range(0, len(ANSWER), 5):
         if live.feed(ANSWER[start:start + 5]):

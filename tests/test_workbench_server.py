@@ -14,26 +14,23 @@ import re
 import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from ask_server import Answer, scripted, use_local_endpoint
 
-from editblocks.ask.live import BlockLocated, LiveAnswer
-from editblocks.ask.locator import LiveLocator
 from editblocks.eval.from_run import import_run
 from editblocks.model import EditResult, Status
 from editblocks.parsing.stream import parse
-from editblocks.plan import Source, plan_edits
+from editblocks.plan import TargetFile, plan_edits
+from editblocks.service.live import BlockLocated, LiveAnswer, LiveLocator
 from editblocks.web.chat import ModelSettings
 from editblocks.web.workbench import Refused, Workbench
 from editblocks.web.workbench_view import snapshot
 
 from helpers_apply import diff_edit
-from helpers_web import ANSWER, FILES, make_project, read_tree, served_workbench
+from helpers_web import ANSWER, FILES, make_project, read_tree, served_workbench, wait_idle
 
 FIX = "The port again:\n\n" + diff_edit("app.py", ("PORT = 8000\n", "PORT = 8080\n"))
 STILL_WRONG = "Again:\n\n" + diff_edit("app.py", ("PORT = 7777\n", "PORT = 8080\n"))
@@ -59,19 +56,6 @@ def request(port: int, method: str, path: str, body: str | None = None,
     data = response.read()
     connection.close()
     return response.status, data
-
-
-def wait_idle(bench: Workbench) -> None:
-    """Until the rounds end (each change wakes the wait; no sleeping)."""
-    changed = threading.Event()
-    unsubscribe = bench.subscribe(changed.set)
-    try:
-        deadline = time.monotonic() + 60
-        while bench.running:
-            assert changed.wait(max(0.0, deadline - time.monotonic())), "the rounds did not end"
-            changed.clear()
-    finally:
-        unsubscribe()
 
 
 def settings(base_url: str, retries: int = 2) -> ModelSettings:
@@ -161,9 +145,9 @@ def test_the_workbench_gives_the_verdicts_the_terminal_gives(project: Path) -> N
         bench = Workbench(project, settings(model.base_url, retries=0))
         bench.send("x", ["app.py", "util.py"])
         wait_idle(bench)
-    terminal = LiveAnswer(LiveLocator(lambda path: Source(path, FILES.get(path))))
+    terminal = LiveAnswer(LiveLocator(lambda path: TargetFile(path, FILES.get(path))))
     located = [e.result for e in terminal.feed(ANSWER) + terminal.close() if isinstance(e, BlockLocated)]
-    planned = plan_edits(parse(ANSWER).blocks, {path: Source(path, text) for path, text in FILES.items()}).results
+    planned = plan_edits(parse(ANSWER).blocks, {path: TargetFile(path, text) for path, text in FILES.items()}).results
     assert verdicts(bench) == located
     assert [r.status for r in verdicts(bench)] == [r.status for r in planned]
 

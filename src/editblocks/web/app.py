@@ -27,14 +27,14 @@ from starlette.staticfiles import StaticFiles
 
 from editblocks.web.bodies import BadRequest, read_json, script_safe
 from editblocks.web.guard import TokenGate
-from editblocks.web.review import ReviewSession
+from editblocks.web.review import ReviewState
 from editblocks.web.sse import event_stream
 
 HERE = Path(__file__).resolve().parent
 _TEMPLATES = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
 
 
-def create_app(session: ReviewSession, token: str, stopping: threading.Event) -> TokenGate:
+def create_app(session: ReviewState, token: str, stopping: threading.Event) -> TokenGate:
     """The application for one session, behind the token gate; its event streams end once ``stopping`` is set."""
 
     async def page(request: Request) -> HTMLResponse:
@@ -91,7 +91,7 @@ def create_app(session: ReviewSession, token: str, stopping: threading.Event) ->
     return TokenGate(Starlette(routes=routes), token)
 
 
-def _action(session: ReviewSession, run: Any) -> Any:
+def _action(session: ReviewState, run: Any) -> Any:
     """A POST handler: a JSON object in (at most `MAX_BODY` bytes), the new view out."""
 
     async def handler(request: Request) -> Response:
@@ -105,5 +105,5 @@ def _action(session: ReviewSession, run: Any) -> Any:
     return handler
 
 
-def _view_response(session: ReviewSession) -> Response:
+def _view_response(session: ReviewState) -> Response:
     return Response(session.view_json()[1], media_type="application/json")

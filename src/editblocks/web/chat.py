@@ -1,4 +1,4 @@
-"""Talking to the model from the workbench: its settings, the files it is shown, and one answer streamed.
+"""Talking to the model from the workbench: its settings, and one answer streamed.
 
 The request and the stream are `ask`'s (`editblocks.ask.client`: the real
 `openai` SDK, bounded retries before an answer starts, one line per kind of
@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from editblocks.ask.client import Endpoint, EndpointError, StreamDropped, stream_answer
-from editblocks.ask.messages import DEFAULT_MAX_FILE_BYTES, Message, PromptFile
-from editblocks.workspace import Refusal, Workspace
+from editblocks.ask.client import Endpoint, stream_answer
+from editblocks.ask.messages import DEFAULT_MAX_FILE_BYTES, Message
+from editblocks.errors import EndpointError, StreamDropped
 
 STOPPED = "stopped: the rest of the answer was not asked for, and nothing of it will be applied"
 
@@ -52,21 +52,6 @@ class ModelSettings:
     def endpoint(self) -> Endpoint:
         return Endpoint(self.model or "", self.base_url, self.api_key or "", timeout=self.timeout,
                         backoff=self.backoff)
-
-
-def prompt_files(workspace: Workspace, paths: Sequence[str], text_of: Callable[[str], str | None],
-                 max_bytes: int) -> list[PromptFile] | str:
-    """The files as the model is shown them (as the conversation so far left them), or why one cannot be sent."""
-    files = []
-    for path in paths:
-        read = workspace.read(path)
-        if isinstance(read, Refusal):
-            return f"cannot send {path}: {read.reason}"
-        text = text_of(read.rel)
-        if text is not None and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-            return f"cannot send {path}: it is larger than {max_bytes} bytes (--max-file-bytes)"
-        files.append(PromptFile(read.rel, text))
-    return files
 
 
 def stream_turn(client: Any, settings: ModelSettings, messages: Sequence[Message], on_text: Callable[[str], None],

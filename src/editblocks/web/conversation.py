@@ -7,30 +7,21 @@ in reading order, with its verdict, the reviewer's choices (the block, and
 each change inside it) and whether the session holds it for Apply or has
 written it.
 
-Which blocks are held is the session's policy (`HoldPolicy`), handed in, not
-decided here or on the page: by default every block whose verdict is that it
-applies, in a round whose answer arrived whole.
+Which blocks are held is the hold policy's to say (`editblocks.web.hold`),
+not decided here or on the page.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from editblocks.model import EditBlock, EditResult, Format, Status
+from editblocks.model import EditBlock, EditResult, Format
 from editblocks.web.block_changes import without_changes
 from editblocks.web.live_round import LiveRound, Slot
 
-HoldPolicy = Callable[[Sequence[EditResult]], list[bool]]
-"""Given the verdicts of a whole round's accepted blocks, which of them the session holds for Apply."""
-
 ENDED = ("done", "stopped", "broken", "error")
-
-
-def hold_applied(results: Sequence[EditResult]) -> list[bool]:
-    """Hold every block that applies; a failed or skipped block waits for the model's fix."""
-    return [result.status is Status.APPLIED for result in results]
 
 
 @dataclass(eq=False)

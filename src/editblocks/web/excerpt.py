@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from editblocks.model import EditResult, Reason, Status
+from editblocks.model import EditResult, ResultCode, Status
 from editblocks.text.diff import printable, split_lines
 from editblocks.web.highlight import lexer_for, segments
 
@@ -27,7 +27,7 @@ def excerpt(result: EditResult, text: str | None) -> dict[str, Any] | None:
     lexer = lexer_for(result.path)
     search = [segments(_shown(line), lexer) for line in split_lines(result.block.search)]
     lines = split_lines(text.replace("\r\n", "\n")) if text is not None else []
-    if result.code is Reason.AMBIGUOUS and result.candidates and lines:
+    if result.code is ResultCode.AMBIGUOUS and result.candidates and lines:
         places = []
         for start in result.candidates[:CANDIDATES_SHOWN]:
             shown = range(start, min(len(lines), start + CANDIDATE_LINES - 1) + 1)

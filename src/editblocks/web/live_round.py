@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from editblocks.ask.live import BlockLocated, BlockWithdrawn, LiveAnswer, LiveEvent
 from editblocks.model import BlockCompleted, BlockProgress, BlockStarted, EditBlock, EditResult, ParseResult, TextEvent
+from editblocks.service.live import BlockLocated, BlockWithdrawn, LiveAnswer, LiveEvent
 
 
 @dataclass

@@ -19,7 +19,7 @@ import uvicorn
 
 from editblocks.web.app import create_app
 from editblocks.web.guard import TokenGate
-from editblocks.web.review import ReviewSession
+from editblocks.web.review import ReviewState
 
 HOST = "127.0.0.1"
 START_TIMEOUT_SECONDS = 10.0
@@ -91,7 +91,7 @@ class LocalServer:
 class ReviewServer(LocalServer):
     """The review page for ``session``."""
 
-    def __init__(self, session: ReviewSession, *, port: int = 0) -> None:
+    def __init__(self, session: ReviewState, *, port: int = 0) -> None:
         self.session = session
         super().__init__(port=port)
 

@@ -1,49 +1,46 @@
 """The workbench's one door to the live planner: a block's verdict the moment it closes, as `ask` gives it.
 
-`ask` locates each block as it completes against in-memory copies of the
-files (`LiveAnswer` over a `LiveLocator`). The workbench reaches that same
-code through `LiveVerdicts` and nothing else, so the page and the terminal
-show the same verdict, and moving both to another live planner changes this
-module alone.
-
-The copies carry on from round to round: a block the model resends after an
-earlier round took it is recognised and not taken twice. `replay` decides
-already-parsed blocks again in the same way (after the files changed on
-disk, a block was rejected, or an apply wrote some of them).
+The verdicts come from the service (`EditSession.live_locator` and
+`EditSession.live`), the same code `ask` and the review page run, so the
+workbench, the review page and the terminal show the same verdict.
+`LiveVerdicts` adds only what a conversation needs on top: one set of
+in-memory copies carried from round to round (a block the model resends
+after an earlier round took it is recognised and not taken twice), and
+`replay`, which decides already-parsed blocks again the same way (after the
+files changed on disk, a block was rejected, or an apply wrote some of them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from editblocks.ask.live import LiveAnswer
-from editblocks.ask.locator import LiveLocator
 from editblocks.model import ApplyResult, EditBlock, EditResult, Format
-from editblocks.plan import PlanOptions, Source
-from editblocks.workspace import Refusal, Workspace
+from editblocks.plan.files import moving_sections
+from editblocks.service.live import LiveAnswer
+from editblocks.service.session import EditSession
+from editblocks.workspace import Refusal
 
 
 class LiveVerdicts:
-    """Verdicts on the blocks of one conversation, round after round, against the files under ``workspace``."""
+    """Verdicts on the blocks of one conversation, round after round, against the files of ``session``."""
 
-    def __init__(self, workspace: Workspace, options: PlanOptions | None = None) -> None:
-        self._workspace = workspace
-        self._locator = LiveLocator(self._source, options)
+    def __init__(self, session: EditSession) -> None:
+        self._session = session
+        self._locator = session.live_locator()
 
     def answer(self, format: Format) -> LiveAnswer:
         """A new round's answer: feed it the text as it arrives; every block gets its verdict as it ends."""
         self._locator.start_round()
-        return LiveAnswer(self._locator, format)
+        return self._session.live(format, self._locator)
 
     def replay(self, blocks: Sequence[EditBlock]) -> list[EditResult]:
-        """One round's blocks decided again, in order, each taken into the copies as a streamed block is."""
+        """One round's blocks decided again, in order, each taken into the copies as a streamed block is; their
+        results as the round's plan gives them (as `ask` reports a round once its answer is whole)."""
         self._locator.start_round()
-        results = []
-        for block in blocks:
-            located = self._locator.locate(block)
-            self._locator.accept(located)
-            results.append(located.result)
-        return results
+        sections = moving_sections(blocks)  # a patch's moves go with their hunks, as when it streamed
+        for index, block in enumerate(blocks):
+            self._locator.accept(self._locator.locate(block, sections.get(index)))
+        return list(self._locator.round_plan().results)
 
     def round_result(self) -> ApplyResult:
         """The last round's verdicts and diffs, as a dry run reports them."""
@@ -54,15 +51,9 @@ class LiveVerdicts:
         return self._locator.round_files()
 
     def text_of(self, key: str) -> str | None:
-        """A file's text as the rounds so far left it in memory (what the model believes), else as on disk."""
+        """A file's text as the rounds so far left it in memory (what the model believes), else as stored."""
         touched = self._locator.round_files().get(key)
         if touched is not None:
             return touched[1]
-        read = self._workspace.read(key)
+        read = self._session.store.read(key)
         return None if isinstance(read, Refusal) else read.text
-
-    def _source(self, path: str) -> Source:
-        read = self._workspace.read(path)
-        if isinstance(read, Refusal):
-            return Source(path, None, read.reason, read.code.value)
-        return Source(read.rel, read.text, bom=read.encoding != "utf-8")

@@ -2,11 +2,13 @@
 
 A person sends an instruction with the files the model should see; the
 answer streams in and each block gets its verdict the moment it closes
-(`LiveVerdicts`, the planner `ask` uses). When blocks fail, the feedback goes
-back to the model on its own, round after round up to the retry limit,
-while the blocks that were fine are held (`HoldPolicy`): nothing is written
-until Apply, which writes every held block the reviewer accepted, from every
-round, as one journaled run that one Undo takes back.
+(`LiveVerdicts`, the service's live planner, which `ask` uses). When blocks
+fail, the feedback goes back to the model on its own, round after round up to
+the retry limit, while the blocks that were fine are held (`editblocks.web.hold`):
+nothing is written until Apply, which writes every held block the reviewer
+accepted, from every round, as one journaled run that one Undo takes back.
+Everything that reads, plans, writes, undoes or phrases feedback goes through
+the project's `EditSession`, with the one set of `ApplyOptions`.
 
 The state is guarded by one lock and every change is stamped with the next
 version, so each open page is sent only what changed since it last looked
@@ -18,30 +20,34 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from editblocks.ask.client import EndpointError, make_client
+from editblocks.ask.client import make_client
 from editblocks.ask.messages import conversation, feedback_turns, request
-from editblocks.ask.outcome import clean
-from editblocks.model import ApplyResult, Format, Policy, Status, counted
-from editblocks.plan import PlanOptions
+from editblocks.ask.outcome import prompt_files
+from editblocks.errors import AskInputError, EndpointError, WorkspaceError
+from editblocks.model import ApplyResult, Format, Status, counted
+from editblocks.plan import Plan
 from editblocks.prompts import PROMPT_FORMATS
-from editblocks.report.feedback import feedback_message
 from editblocks.report.serialize import apply_json, json_text
-from editblocks.service.apply import apply
+from editblocks.service.options import ApplyOptions
+from editblocks.service.results import apply_result, clean
+from editblocks.service.session import EditSession
 from editblocks.web.block_changes import change_count
-from editblocks.web.chat import ModelSettings, prompt_files, stream_turn
-from editblocks.web.conversation import Conversation, Entry, HoldPolicy, Turn, hold_applied
+from editblocks.web.chat import ModelSettings, stream_turn
+from editblocks.web.conversation import Conversation, Entry, Turn
 from editblocks.web.excerpt import excerpt
 from editblocks.web.file_picker import Listing, list_project
 from editblocks.web.highlight import lexer_for
 from editblocks.web.history import ConversationLog, load, reopen_log, saved_list
+from editblocks.web.hold import HoldPolicy, hold_applied
 from editblocks.web.live_round import LiveRound
 from editblocks.web.verdicts import LiveVerdicts
 from editblocks.web.watcher import FileWatcher
-from editblocks.workspace import Workspace, WorkspaceBusy, WorkspaceError
+from editblocks.workspace import Workspace
 
 APPLY_LOCK_WAIT_SECONDS = 2.0
 """How long Apply and Undo wait for another process's apply on the same project before saying it is busy."""
@@ -60,16 +66,23 @@ class Refused(Exception):
 class Workbench:
     """The workbench of the project under ``root``; safe to call from any thread."""
 
-    def __init__(self, root: str | os.PathLike[str], settings: ModelSettings, *, format: Format | str = Format.DIFF,
-                 apply_options: Mapping[str, Any] | None = None, hold: HoldPolicy = hold_applied,
+    def __init__(self, root: str | os.PathLike[str], settings: ModelSettings, *, options: ApplyOptions | None = None,
+                 format: Format | str | None = None, hold: HoldPolicy = hold_applied,
                  client_factory: Callable[[Any], Any] = make_client) -> None:
-        """``apply_options`` go to every apply (policy, fuzzy, strict, first_match, git_add); ``hold`` decides
-        which blocks of a round are kept for Apply. Raises WorkspaceError for a root that cannot be used."""
-        self.workspace = Workspace(root)
-        self.root = str(self.workspace.root)
+        """``options`` say how blocks are decided and written, as for `editblocks apply` (Apply and Undo wait at most
+        `APPLY_LOCK_WAIT_SECONDS` for the project); the model is asked for ``format``, else the options' format
+        (`diff` for `auto`). ``hold`` decides which blocks of a round are kept for Apply. Raises WorkspaceError for
+        a root that cannot be used."""
+        options = options or ApplyOptions()
+        asked = Format(format) if format is not None else options.format
+        self.format: Format = asked if asked is not Format.AUTO else Format.DIFF
+        self.session = EditSession.on_disk(
+            root, replace(options, format=self.format, lock_wait=min(options.lock_wait, APPLY_LOCK_WAIT_SECONDS)))
+        workspace = self.session.store
+        assert isinstance(workspace, Workspace)
+        self.workspace = workspace
+        self.root = str(workspace.root)
         self.settings = settings
-        self.format = Format(format)
-        self._options = dict(apply_options or {})
         self._hold = hold
         self._client_factory = client_factory
         self._lock = threading.RLock()
@@ -79,7 +92,7 @@ class Workbench:
         self.files_rev = 0
         self.conversation = Conversation()
         self._log: ConversationLog | None = None
-        self.verdicts = LiveVerdicts(self.workspace, self._plan_options())
+        self.verdicts = LiveVerdicts(self.session)
         self.preview: ApplyResult | None = None
         self.message = ""
         self.notice = ""  # files changed on disk
@@ -108,9 +121,10 @@ class Workbench:
                 raise Refused("the instruction is empty: say what to change", 400)
             if len(instruction) > MAX_INSTRUCTION_CHARS:
                 raise Refused(f"the instruction is longer than {MAX_INSTRUCTION_CHARS} characters", 400)
-            prompt = prompt_files(self.workspace, files, self.verdicts.text_of, self.settings.max_file_bytes)
-            if isinstance(prompt, str):
-                raise Refused(prompt, 400)
+            try:
+                prompt = prompt_files(self.workspace, files, self.settings.max_file_bytes, self.verdicts.text_of)
+            except AskInputError as error:
+                raise Refused(str(error), 400) from None
             editor = self.settings.editor
             last = self.conversation.last
             if last is None:
@@ -218,8 +232,7 @@ class Workbench:
                 raise Refused("nothing to undo: this workbench has not applied anything yet")
             entries, run = self._last_apply
             try:
-                with self.workspace.lock(wait=APPLY_LOCK_WAIT_SECONDS):
-                    outcome = self.workspace.undo(only={run} if run else set())
+                outcome = self.session.undo(runs={run} if run else set())
             except WorkspaceError as error:
                 raise Refused(f"nothing undone: {error}") from None
             if outcome.not_ours:
@@ -256,7 +269,7 @@ class Workbench:
             if saved is None:
                 raise Refused(f"there is no saved conversation {name!r}", 404)
             self.conversation = reopened = Conversation(name)
-            verdicts = LiveVerdicts(self.workspace, self._plan_options())
+            verdicts = LiveVerdicts(self.session)
             for kept in saved.turns:
                 fmt = Format(kept.format) if kept.format in PROMPT_FORMATS else Format.DIFF
                 turn = Turn(kept.number, kept.kind, kept.text, kept.files, fmt,
@@ -430,10 +443,11 @@ class Workbench:
         entries = [entry for entry in self.conversation.of_turn(turn) if entry.accepted]
         parsed = turn.live.result()
         results = tuple(entry.verdict for entry in entries)
-        round_result = ApplyResult(results, (), (), parsed.shell, (), False, parsed.diagnostics, dry_run=True)
+        round_result = apply_result(Plan(results, ()), {}, written=False, shell=parsed.shell,
+                                    diagnostics=parsed.diagnostics, dry_run=True)
         if not results and not parsed.diagnostics or clean(round_result):
             return None
-        return feedback_message(round_result, format=turn.format)
+        return self.session.feedback(round_result, turn.live.text, parsed)
 
     def _mark_sent_back(self, turn: Turn) -> None:
         with self._lock:
@@ -459,7 +473,7 @@ class Workbench:
         policy then says which to keep. A block the policy lets go is left out and the rest decided again."""
         let_go: set[int] = set()
         for _ in range(len(self.conversation.entries()) + 1):
-            verdicts = LiveVerdicts(self.workspace, self._plan_options())
+            verdicts = LiveVerdicts(self.session)
             released = self._replay(verdicts, let_go)
             if released <= let_go:
                 break
@@ -501,8 +515,7 @@ class Workbench:
         preview: ApplyResult | None = None
         if chosen:
             try:
-                preview = apply([entry.chosen_block() for entry in chosen], self.root,
-                                **{**self._options, "dry_run": True})
+                preview = self.session.preview([entry.chosen_block() for entry in chosen])
             except WorkspaceError as error:
                 self.message = f"cannot read the files: {error}"
         results = dict(zip(map(id, chosen), preview.results)) if preview is not None else {}
@@ -515,11 +528,8 @@ class Workbench:
 
     def _write(self, entries: list[Entry]) -> ApplyResult | None:
         try:
-            result = apply([entry.chosen_block() for entry in entries], self.root,
-                           **{**self._options, "lock_wait": APPLY_LOCK_WAIT_SECONDS})
-        except WorkspaceBusy as error:
-            raise Refused(f"nothing written: {error}") from None
-        except WorkspaceError as error:
+            result = self.session.apply([entry.chosen_block() for entry in entries])
+        except WorkspaceError as error:  # the project busy (`WorkspaceBusy`) or unusable
             raise Refused(f"nothing written: {error}") from None
         written = [entry for entry, r in zip(entries, result.results) if result.written and r.status is Status.APPLIED]
         if written and result.paths_changed:
@@ -595,12 +605,6 @@ class Workbench:
         })
 
     # --- inside ------------------------------------------------------------------------------------------------
-
-    def _plan_options(self) -> PlanOptions:
-        policy = self._options.get("policy")
-        return PlanOptions(policy=Policy(policy) if policy else None, fuzzy=bool(self._options.get("fuzzy")),
-                           first_match=bool(self._options.get("first_match")),
-                           strict=bool(self._options.get("strict")))
 
     def _check_can_ask(self) -> None:
         if self._runner is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from editblocks.model import EditBlock, EditResult, FileDiff, Reason, Status
+from editblocks.model import EditBlock, EditResult, FileDiff, ResultCode, Status
 from editblocks.prompts import PROMPT_FORMATS
 from editblocks.text.diff import printable, unified_diff
 from editblocks.web.block_changes import change_count, change_rows
@@ -102,7 +102,7 @@ def _state(bench: Workbench, numbers: dict[int, int]) -> dict[str, Any]:
         "can_undo": not running and bench._last_apply is not None,
         "can_feedback": not running and last is not None and last.whole and any(
             entry.accepted and not entry.applied and entry.sent_back is None and entry.verdict.status is not
-            Status.APPLIED and entry.verdict.code is not Reason.ALREADY_APPLIED
+            Status.APPLIED and entry.verdict.code is not ResultCode.ALREADY_APPLIED
             for entry in bench.conversation.of_turn(last)),
         "conversation": bench.conversation.name or "",
         "summary": {"counts": counts, "streaming": streaming, "total": len(numbers), "failures": failures[:50],
