@@ -23,7 +23,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from editblocks.web import ReviewServer, ReviewSession
+from editblocks.web import ReviewServer, ReviewState
 from editblocks.web.chat import ModelSettings
 from editblocks.web.workbench import Workbench
 from editblocks.web.workbench_app import WorkbenchServer
@@ -170,7 +170,7 @@ def shoot(out: Path) -> list[Path]:
             with tempfile.TemporaryDirectory(prefix="editblocks-") as folder:
                 root = Path(folder) / "examples" / "project"
                 shutil.copytree(EXAMPLES / "project", root)
-                session = ReviewSession(root)
+                session = ReviewState(root)
                 session.load((EXAMPLES / answer).read_text(encoding="utf-8"))
                 page = browser.new_page(viewport={"width": WIDTH, "height": 900},
                                         color_scheme="dark" if dark else "light")

@@ -25,8 +25,9 @@ from editblocks.model import EditResult, Status
 from editblocks.parsing.stream import parse
 from editblocks.plan import TargetFile, plan_edits
 from editblocks.service.live import BlockLocated, LiveAnswer, LiveLocator
+from editblocks.service.options import ApplyOptions
 from editblocks.web.chat import ModelSettings
-from editblocks.web.workbench import Refused, Workbench
+from editblocks.web.workbench import APPLY_LOCK_WAIT_SECONDS, Refused, Workbench
 from editblocks.web.workbench_view import snapshot
 
 from helpers_apply import diff_edit
@@ -291,6 +292,36 @@ def test_serve_without_an_answer_opens_the_workbench_with_asks_settings(project:
                         "--format", "udiff")
     assert (state["model"], state["where"], state["format"], state["problem"]) == (
         "m-1", "http://127.0.0.1:9/v1", "udiff", "")
+
+
+def test_serve_hands_the_workbench_the_apply_options_of_the_command_line_and_config(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from editblocks.cli import main
+
+    given: dict[str, Any] = {}
+    monkeypatch.setattr("editblocks.cli.serve.workbench", lambda root, settings, **kw: given.update(kw))
+    monkeypatch.chdir(project)
+    (project / ".editblocks.toml").write_text('fuzzy = true\n')
+    result = CliRunner().invoke(main, ["serve", "--root", str(project), "--model", "m", "--base-url",
+                                       "http://127.0.0.1:9/v1", "--strict", "--on-failure", "abort",
+                                       "--format", "udiff", "--keep-runs", "3"])
+    assert result.exit_code == 0, result.output
+    assert given["options"] == ApplyOptions(format="udiff", strict=True, on_failure="abort", keep_runs=3, fuzzy=True)
+
+
+def test_the_workbench_decides_and_writes_as_its_apply_options_say(project: Path) -> None:
+    spaced = diff_edit("app.py", ("PORT  =  8000\n", "PORT = 8080\n"))  # matches only with whitespace tolerance
+    outcomes = {}
+    for strict in (False, True):
+        with scripted([Answer(spaced)]) as model:
+            bench = Workbench(project, settings(model.base_url, retries=0), options=ApplyOptions(strict=strict))
+            bench.send("x", ["app.py"])
+            wait_idle(bench)
+        outcomes[strict] = [entry.verdict.status for entry in bench.conversation.entries()]
+    assert outcomes == {False: [Status.APPLIED], True: [Status.FAILED]}
+    assert bench.session.options.strict and bench.session.options.lock_wait == APPLY_LOCK_WAIT_SECONDS
 
 
 def test_the_workbench_takes_the_model_from_the_environment_and_the_users_file(project: Path, tmp_path: Path) -> None:

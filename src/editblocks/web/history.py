@@ -19,6 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from editblocks.model import Format
+from editblocks.report.serialize import apply_json, json_text
+from editblocks.web.chat import ModelSettings
+from editblocks.web.conversation import Conversation, Turn
+from editblocks.web.verdicts import LiveVerdicts
 from editblocks.workspace.run_records import RunRecord, list_records, open_record, start_record
 
 CONVERSATION_FILE = "conversation.json"
@@ -65,6 +70,39 @@ class ConversationLog:
     @property
     def name(self) -> str | None:
         return self.record.name if self.record is not None else None
+
+    def save_round(self, turn: Turn, verdicts: LiveVerdicts) -> None:
+        """Keep a round as `ask` keeps one: the messages sent, the answer, the files before and after, and (for an
+        answer that arrived whole) the results."""
+        prefix = f"round-{turn.number}"
+        self.save(f"{prefix}.messages.json", turn.messages)
+        self.save(f"{prefix}.answer.md", turn.live.text)
+        files = {key: {"before": before, "after": after, "bom": bom}
+                 for key, (before, after, bom) in verdicts.round_files().items()}
+        self.save(f"{prefix}.files.json", files)
+        if turn.whole:
+            self.save(f"{prefix}.results.json", json_text(apply_json(verdicts.round_result())))
+
+    def save_conversation(self, conversation: Conversation, settings: ModelSettings, format: Format) -> None:
+        """Keep who said what in each round, the reviewer's choices and what was written (`conversation.json`),
+        and what the history lists (`run.json`); ``format`` is the one asked for before any instruction."""
+        turns = conversation.turns
+        numbered = list(conversation.numbered())
+        written = sorted({entry.verdict.path for _, entry in numbered if entry.applied})
+        first = next((turn for turn in turns if turn.kind == "instruction"), None)
+        self.save(CONVERSATION_FILE, {
+            "turns": [{"round": t.number, "kind": t.kind, "text": t.text, "files": list(t.files),
+                       "format": t.format.value, "state": t.state, "note": t.note} for t in turns],
+            "decisions": {str(n): {"accepted": e.accepted, "refused": sorted(e.refused)} for n, e in numbered
+                          if not e.accepted or e.refused},
+            "applied": [n for n, e in numbered if e.applied],
+        })
+        self.save(RUN_FILE, {
+            "instruction": first.text if first else "", "files": sorted({f for t in turns for f in t.files}),
+            "model": settings.model, "base_url": settings.endpoint().shown_url,
+            "format": (first.format if first else format).value, "dry_run": False, "rounds": len(turns),
+            "written": written, "stopped": None, "workbench": True,
+        })
 
     def save(self, filename: str, data: Any) -> None:
         """Keep ``data`` (text as it is, anything else as JSON) under ``filename``, replacing what was there."""

@@ -32,7 +32,6 @@ from editblocks.errors import AskInputError, EndpointError, WorkspaceError
 from editblocks.model import ApplyResult, Format, Status, counted
 from editblocks.plan import Plan
 from editblocks.prompts import PROMPT_FORMATS
-from editblocks.report.serialize import apply_json, json_text
 from editblocks.service.options import ApplyOptions
 from editblocks.service.results import apply_result, clean
 from editblocks.service.session import EditSession
@@ -44,6 +43,7 @@ from editblocks.web.file_picker import Listing, list_project
 from editblocks.web.highlight import lexer_for
 from editblocks.web.history import ConversationLog, load, reopen_log, saved_list
 from editblocks.web.hold import HoldPolicy, hold_applied
+from editblocks.web.listeners import Listener, Listeners
 from editblocks.web.live_round import LiveRound
 from editblocks.web.verdicts import LiveVerdicts
 from editblocks.web.watcher import FileWatcher
@@ -52,7 +52,6 @@ from editblocks.workspace import Workspace
 APPLY_LOCK_WAIT_SECONDS = 2.0
 """How long Apply and Undo wait for another process's apply on the same project before saying it is busy."""
 MAX_INSTRUCTION_CHARS = 100_000
-Listener = Callable[[], None]
 
 
 class Refused(Exception):
@@ -86,7 +85,7 @@ class Workbench:
         self._hold = hold
         self._client_factory = client_factory
         self._lock = threading.RLock()
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners()
         self.version = 0
         self.review_version = 0  # what Apply must have seen: the choices, verdicts and writes so far
         self.files_rev = 0
@@ -132,7 +131,7 @@ class Workbench:
             else:
                 messages = self._history_of(last) + [request(instruction, prompt, self.format, editor=editor)]
             self._start(("instruction", instruction, tuple(f.path for f in prompt)), messages)
-        self._notify()
+        self._listeners.notify()
 
     def send_feedback(self) -> None:
         """Send the feedback on the last round's accepted failed blocks now (after the automatic rounds ran out)."""
@@ -143,7 +142,7 @@ class Workbench:
             if last is None or feedback is None:
                 raise Refused("no accepted block of the last round failed: there is no feedback to send")
             self._start(("feedback", feedback, last.files), self._history_of(last, feedback=feedback))
-        self._notify()
+        self._listeners.notify()
 
     def stop(self) -> None:
         """Stop the round that is streaming; nothing of its answer will be applied."""
@@ -165,7 +164,7 @@ class Workbench:
             self.format = Format(value)
             self.message = f"the next instruction asks for the {value} format"
             self._tick()
-        self._notify()
+        self._listeners.notify()
 
     # --- reviewing ---------------------------------------------------------------------------------------------
 
@@ -183,7 +182,7 @@ class Workbench:
                     entry.rev = self._tick()
             self.message = ""
             self._replan()
-        self._notify()
+        self._listeners.notify()
 
     def decide_change(self, number: int, change: int, accept: bool) -> None:
         """Keep or refuse one change inside block ``number``; refusing its last kept change rejects the block."""
@@ -199,7 +198,7 @@ class Workbench:
             entry.rev = self._tick()
             self.message = ""
             self._replan()
-        self._notify()
+        self._listeners.notify()
 
     def apply(self, seen: int | None = None) -> ApplyResult | None:
         """Write every held block the reviewer accepted, from every round, as one run (Undo takes it back whole).
@@ -219,7 +218,7 @@ class Workbench:
                 if not chosen:
                     raise Refused("nothing to apply: no accepted block is ready")
                 result = self._write([entry for _, entry in chosen])
-            self._notify()
+            self._listeners.notify()
             return result
         finally:
             self._applying.release()
@@ -247,7 +246,7 @@ class Workbench:
                 self.watcher.rebase()
                 self._save_conversation()
             self._tick()
-        self._notify()
+        self._listeners.notify()
 
     # --- conversations -----------------------------------------------------------------------------------------
 
@@ -258,7 +257,7 @@ class Workbench:
             self._log = None
             self.message = "a new conversation: the next instruction starts it"
             self._replan()
-        self._notify()
+        self._listeners.notify()
 
     def open_saved(self, name: str) -> None:
         """Show the saved conversation ``name`` (its rounds decided again against the files as they are now), to
@@ -294,7 +293,7 @@ class Workbench:
             self._log = reopen_log(self.root, name)
             self.message = f"reopened the conversation of {name}: its blocks decided again against the files now"
             self._replan()
-        self._notify()
+        self._listeners.notify()
 
     def history(self) -> list[dict[str, Any]]:
         return saved_list(self.root)
@@ -309,18 +308,12 @@ class Workbench:
     # --- publishing --------------------------------------------------------------------------------------------
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        """Call ``listener`` after every change (from whichever thread made it); returns the unsubscribe call."""
+        return self._listeners.subscribe(listener)
 
     def wake(self) -> None:
-        self._notify()
+        """Call the listeners without a change (a server stopping its event streams)."""
+        self._listeners.notify()
 
     @property
     def lock(self) -> threading.RLock:
@@ -380,7 +373,7 @@ class Workbench:
             with self._lock:
                 self._runner = self._client = None
                 self._tick()
-            self._notify()
+            self._listeners.notify()
 
     def _begin_turn(self, kind: str, text: str, files: tuple[str, ...], messages: list[dict[str, Any]],
                     fmt: Format) -> Turn:
@@ -396,7 +389,7 @@ class Workbench:
             turn.rev = self._tick()
             self.conversation.turns.append(turn)
             self.watcher.track()
-        self._notify()
+        self._listeners.notify()
         return turn
 
     def _on_text(self, turn: Turn, chunk: str) -> None:
@@ -405,12 +398,12 @@ class Workbench:
                 turn.state, turn.note, turn.rev = "streaming", "", self._tick()
             if turn.live.feed(chunk):
                 self._take_entries(turn)
-        self._notify()
+        self._listeners.notify()
 
     def _announce(self, turn: Turn, note: str) -> None:
         with self._lock:
             turn.note, turn.rev = note, self._tick()
-        self._notify()
+        self._listeners.notify()
 
     def _end_turn(self, turn: Turn, state: str, note: str) -> str | None:
         """Close the round; the feedback for the model when some accepted block of a whole answer failed."""
@@ -423,11 +416,12 @@ class Workbench:
             turn.state, turn.note, turn.rev = state, note, self._tick()
             for entry in self.conversation.of_turn(turn):  # how the round ended is part of every block's status
                 entry.rev = turn.rev
-            self._save_turn(turn)
+            if self._log is not None:
+                self._log.save_round(turn, self.verdicts)
             self._replan()
             feedback = self._feedback(turn) if turn.whole else None
             self._save_conversation()
-        self._notify()
+        self._listeners.notify()
         return feedback
 
     def _take_entries(self, turn: Turn, verdicts: LiveVerdicts | None = None) -> None:
@@ -565,46 +559,13 @@ class Workbench:
             self._tick()
         else:
             self._replan()
-        self._notify()
-
-    # --- keeping the conversation ------------------------------------------------------------------------------
-
-    def _save_turn(self, turn: Turn) -> None:
-        log = self._log
-        if log is None:
-            return
-        prefix = f"round-{turn.number}"
-        log.save(f"{prefix}.messages.json", turn.messages)
-        log.save(f"{prefix}.answer.md", turn.live.text)
-        files = {key: {"before": before, "after": after, "bom": bom}
-                 for key, (before, after, bom) in self.verdicts.round_files().items()}
-        log.save(f"{prefix}.files.json", files)
-        if turn.whole:
-            log.save(f"{prefix}.results.json", json_text(apply_json(self.verdicts.round_result())))
-
-    def _save_conversation(self) -> None:
-        log = self._log
-        if log is None:
-            return
-        turns = self.conversation.turns
-        numbered = list(self.conversation.numbered())
-        written = sorted({entry.verdict.path for _, entry in numbered if entry.applied})
-        first = next((turn for turn in turns if turn.kind == "instruction"), None)
-        log.save("conversation.json", {
-            "turns": [{"round": t.number, "kind": t.kind, "text": t.text, "files": list(t.files),
-                       "format": t.format.value, "state": t.state, "note": t.note} for t in turns],
-            "decisions": {str(n): {"accepted": e.accepted, "refused": sorted(e.refused)} for n, e in numbered
-                          if not e.accepted or e.refused},
-            "applied": [n for n, e in numbered if e.applied],
-        })
-        log.save("run.json", {
-            "instruction": first.text if first else "", "files": sorted({f for t in turns for f in t.files}),
-            "model": self.settings.model, "base_url": self.settings.endpoint().shown_url,
-            "format": (first.format if first else self.format).value, "dry_run": False, "rounds": len(turns),
-            "written": written, "stopped": None, "workbench": True,
-        })
+        self._listeners.notify()
 
     # --- inside ------------------------------------------------------------------------------------------------
+
+    def _save_conversation(self) -> None:
+        if self._log is not None:
+            self._log.save_conversation(self.conversation, self.settings, self.format)
 
     def _check_can_ask(self) -> None:
         if self._runner is not None:
@@ -620,9 +581,3 @@ class Workbench:
         with self._lock:
             self.version += 1
             return self.version
-
-    def _notify(self) -> None:
-        with self._lock:
-            listeners = list(self._listeners)
-        for listener in listeners:
-            listener()

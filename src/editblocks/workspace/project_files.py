@@ -13,10 +13,14 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from editblocks.errors import KnownFilesError
 from editblocks.workspace.dirfd import READ_FLAGS, Kind, Tree, check_name, split
+
+Found = TypeVar("Found")
 
 GIT_TIMEOUT_SECONDS = 30
 MAX_WALKED_FILES = 20_000
@@ -74,32 +78,35 @@ def file_heads(root: str | os.PathLike[str], paths: list[str], size: int) -> dic
     None for a path that is not a regular file reached without a link, or
     that cannot be read; nothing else is opened, and no file is read whole.
     """
-    heads: dict[str, bytes | None] = dict.fromkeys(paths)
-    try:
-        tree = Tree(os.path.realpath(root))
-    except OSError:
-        return heads
-    with tree:
-        for path in paths:
-            heads[path] = _head(tree, path, size)
-    return heads
+    return _each_file(root, paths, lambda tree, path: _head(tree, path, size))
 
 
 def file_stamps(root: str | os.PathLike[str], paths: list[str]) -> dict[str, tuple[int, int, int] | None]:
     """What tells a change of each file: (inode, size, modification time in ns), None when it is not there."""
-    stamps: dict[str, tuple[int, int, int] | None] = dict.fromkeys(paths)
+    return _each_file(root, paths, _stamp)
+
+
+def _each_file(root: str | os.PathLike[str], paths: list[str],
+               look: Callable[[Tree, str], Found | None]) -> dict[str, Found | None]:
+    """What ``look`` finds of each path, inside the root and never through a link (None: the root cannot be
+    opened)."""
+    found: dict[str, Found | None] = dict.fromkeys(paths)
     try:
         tree = Tree(os.path.realpath(root))
     except OSError:
-        return stamps
+        return found
     with tree:
         for path in paths:
-            try:
-                status = tree.status(path)
-            except (OSError, ValueError):
-                status = None
-            stamps[path] = None if status is None else (status.st_ino, status.st_size, status.st_mtime_ns)
-    return stamps
+            found[path] = look(tree, path)
+    return found
+
+
+def _stamp(tree: Tree, path: str) -> tuple[int, int, int] | None:
+    try:
+        status = tree.status(path)
+    except (OSError, ValueError):
+        return None
+    return None if status is None else (status.st_ino, status.st_size, status.st_mtime_ns)
 
 
 def _head(tree: Tree, path: str, size: int) -> bytes | None:
