@@ -5,7 +5,7 @@ Shared by the round trip over an edit format (`rounds`) and the tool-call loop (
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
