@@ -433,12 +433,15 @@ class Workbench:
             self.watcher.track()
 
     def _feedback(self, turn: Turn) -> str | None:
-        """What to tell the model about ``turn``: its accepted blocks' verdicts (a rejected block is not sent)."""
+        """What to tell the model about ``turn``: its accepted blocks' verdicts (a rejected block is not sent).
+        The workbench keeps every block that applies for Apply, so the model is told they are taken (not a dry
+        run, which would ask for them again), and a file waiting for a fix is named as holding its good blocks."""
         entries = [entry for entry in self.conversation.of_turn(turn) if entry.accepted]
         parsed = turn.live.result()
         results = tuple(entry.verdict for entry in entries)
-        round_result = apply_result(Plan(results, ()), {}, written=False, shell=parsed.shell,
-                                    diagnostics=parsed.diagnostics, dry_run=True)
+        holding = tuple(dict.fromkeys(entry.verdict.path for entry in entries if entry.waits))
+        round_result = replace(apply_result(Plan(results, ()), {}, written=False, shell=parsed.shell,
+                                            diagnostics=parsed.diagnostics), holding=holding)
         if not results and not parsed.diagnostics or clean(round_result):
             return None
         return self.session.feedback(round_result, turn.live.text, parsed)
@@ -513,10 +516,12 @@ class Workbench:
             except WorkspaceError as error:
                 self.message = f"cannot read the files: {error}"
         results = dict(zip(map(id, chosen), preview.results)) if preview is not None else {}
+        waiting = self.conversation.waiting_files()
         for entry in self.conversation.entries():
             result = results.get(id(entry))
-            if result != entry.preview:
-                entry.preview, entry.rev = result, self._tick()
+            waits = entry.held and not entry.applied and entry.verdict.path in waiting
+            if result != entry.preview or waits != entry.waits:
+                entry.preview, entry.waits, entry.rev = result, waits, self._tick()
         self.preview = preview
         self.files_rev = self._tick()
 
