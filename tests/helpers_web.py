@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from editblocks.service import ApplyOptions
 from editblocks.web import ReviewServer, ReviewState
 from editblocks.web.chat import ModelSettings
 from editblocks.web.workbench import Workbench
@@ -48,8 +49,9 @@ def read_tree(root: Path) -> dict[str, str]:
 
 
 @contextmanager
-def served(root: Path, answer: str | None = ANSWER) -> Iterator[tuple[ReviewState, ReviewServer]]:
-    session = ReviewState(root)
+def served(root: Path, answer: str | None = ANSWER, options: ApplyOptions | None = None
+           ) -> Iterator[tuple[ReviewState, ReviewServer]]:
+    session = ReviewState(root, options=options)
     if answer is not None:
         session.load(answer)
     with ReviewServer(session) as server:
