@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from helpers_apply import diff_edit
 from editblocks.service import ApplyOptions
+
+from helpers_apply import diff_edit
 from helpers_web import ANSWER, BROWSER_TIMEOUT_MS, FILES, make_project, read_tree
 from helpers_web import served as served_with
 
