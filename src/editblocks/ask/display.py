@@ -15,6 +15,7 @@ from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.text import Text
 
+from editblocks.ask.outcome import Round
 from editblocks.model import (
     ApplyResult,
     BlockProgress,
@@ -42,6 +43,8 @@ class View(Protocol):
         """The answer ended: whole (``complete``), or broken off (Ctrl-C, a dropped connection, an endpoint error)."""
     def note(self, message: str) -> None: ...
     def round_report(self, result: ApplyResult, *, state: str) -> None: ...
+    def round_finished(self, round: Round) -> None:
+        """The round (a turn, with --tools) is over: its result, feedback and tool calls are final."""
 
 
 def verdict_line(result: EditResult) -> Text:
@@ -84,6 +87,9 @@ class PlainView:
     def round_report(self, result: ApplyResult, *, state: str) -> None:
         self._console.print(round_report(result, state=state))
 
+    def round_finished(self, round: Round) -> None:
+        pass
+
 
 class QuietView:
     """For `--json`: stdout carries one document at the end; notes (retries, errors) go to stderr."""
@@ -101,6 +107,9 @@ class QuietView:
         print(printable(message), file=sys.stderr)
 
     def round_report(self, result: ApplyResult, *, state: str) -> None:
+        pass
+
+    def round_finished(self, round: Round) -> None:
         pass
 
 

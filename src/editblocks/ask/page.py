@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 
 from editblocks.ask.display import View
-from editblocks.ask.outcome import Confirm
+from editblocks.ask.outcome import Confirm, Round
 from editblocks.model import FRONT_END_FORMATS, ApplyResult, Format
 from editblocks.service.live import LiveEvent
 from editblocks.web.review import ReviewState
@@ -52,6 +52,9 @@ class PageView:
 
     def round_report(self, result: ApplyResult, *, state: str) -> None:
         self._terminal.round_report(result, state=state)
+
+    def round_finished(self, round: Round) -> None:
+        self._terminal.round_finished(round)
 
 
 def page_confirm(session: ReviewState, announce: View, interrupted: threading.Event) -> Confirm:

@@ -17,13 +17,21 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from editblocks.cli.shared import EXIT_FAILED, EXIT_OK, InputError, JsonAwareCommand
+from editblocks.cli.shared import (
+    EXIT_FAILED,
+    EXIT_OK,
+    InputError,
+    JsonAwareCommand,
+    emit_event,
+    json_or_lines,
+)
 from editblocks.errors import ReplayError
 from editblocks.eval.evaluate import (
     PARALLEL_THRESHOLD,
     CaseOutcome,
     EvalReport,
     Verdict,
+    case_json,
     evaluate_cases,
     find_cases,
     report_json,
@@ -52,6 +60,9 @@ _STYLES = {
 @click.command("eval", cls=JsonAwareCommand)
 @click.argument("folders", nargs=-1, type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
+@click.option("--jsonl", "as_jsonl", is_flag=True,
+              help="Print one JSON object per line for each event as the run goes (each case's verdict as it ends; "
+                   "their schema: `editblocks schema events`).")
 @click.option("--format", "format_", type=click.Choice([fmt.value for fmt in Format]), default=None,
               help="Parse every response in this format (overrides case.json).")
 @click.option("--on-failure", type=click.Choice([policy.value for policy in Policy]), default=None,
@@ -80,7 +91,7 @@ _STYLES = {
 def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, on_failure: str | None,
                  strict: bool, fuzzy: bool, first_match: bool, jobs: int | None, failures_only: bool | None,
                  scratch: str | None, repo: str | None, response: str | None, commit: str | None,
-                 out: str | None, run: str | None, round_number: int) -> None:
+                 out: str | None, run: str | None, round_number: int, as_jsonl: bool) -> None:
     """Apply every case under FOLDERS and compare the files with each case's after/ folder.
 
     A case is a folder holding response.md, before/, after/ and an optional
@@ -88,6 +99,9 @@ def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, o
     With --from-git, write one such case from a recorded answer and the commit
     it produced instead.
     """
+    json_or_lines(as_json, as_jsonl)
+    if as_jsonl and (run is not None or repo is not None):
+        raise click.UsageError("--jsonl gives the events of an evaluation; importing a case takes --json")
     if run is not None:
         _from_run(folders, run, round_number, out, as_json)
         return
@@ -99,12 +113,21 @@ def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, o
     count = len(find_cases(folders))
     if count == 0:
         raise InputError(f"no case folders (folders holding response.md) under {', '.join(folders)}")
+    if as_jsonl:
+        from editblocks.report.events import run_started
+
+        emit_event(run_started("eval", dry_run=True, cases=count))
     # A flag left off means "as the case says", not "off": only a given flag overrides case.json.
-    with _progress(count, show=count > PARALLEL_THRESHOLD) as advance:
+    with _progress(count, show=count > PARALLEL_THRESHOLD, as_jsonl=as_jsonl) as advance:
         report = evaluate_cases(folders, format=format_, on_failure=on_failure, strict=strict or None,
                                 fuzzy=fuzzy or None, first_match=first_match or None, jobs=jobs, scratch=scratch,
                                 progress=advance)
-    if as_json:
+    if as_jsonl:
+        from editblocks.report.events import event
+
+        emit_event(event("run_finished", command="eval", exit_code=EXIT_OK if report.ok else EXIT_FAILED,
+                         ok=report.ok, totals=report.totals, seconds=round(report.seconds, 3)))
+    elif as_json:
         click.echo(json_text(versioned(report_json(report))))
     else:
         _print_report(report, failures_only=failures_only if failures_only is not None else count > FAILURES_ONLY_ABOVE)
@@ -140,9 +163,14 @@ def _from_run(folders: tuple[str, ...], run: str, round_number: int, out: str | 
 
 
 @contextmanager
-def _progress(total: int, *, show: bool) -> Iterator[Callable[[CaseOutcome], None] | None]:
-    """Progress on stderr for long runs: a bar in a terminal, otherwise a few plain lines (a log keeps them)."""
-    if not show:
+def _progress(total: int, *, show: bool, as_jsonl: bool = False) -> Iterator[Callable[[CaseOutcome], None] | None]:
+    """Progress on stderr for long runs: a bar in a terminal, otherwise a few plain lines (a log keeps them); with
+    `--jsonl`, a `case_finished` event on stdout as each case ends."""
+    if as_jsonl:
+        from editblocks.report.events import event
+
+        yield lambda outcome: emit_event(event("case_finished", case=case_json(outcome)))
+    elif not show:
         yield None
     elif sys.stderr.isatty():
         bar = Progress(TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -539,15 +539,17 @@ def report_json(report: EvalReport) -> dict[str, Any]:
         "cases_total": len(report.outcomes),
         "seconds": round(report.seconds, 3),
         "jobs": report.jobs,
-        "cases": [
-            {
-                "name": outcome.name,
-                "verdict": outcome.verdict.value,
-                "detail": outcome.detail,
-                "seconds": round(outcome.seconds, 4),
-                "difference": list(outcome.difference),
-                "why": outcome.why,
-            }
-            for outcome in report.outcomes
-        ],
+        "cases": [case_json(outcome) for outcome in report.outcomes],
+    }
+
+
+def case_json(outcome: CaseOutcome) -> dict[str, Any]:
+    """One case's verdict, as `eval --json` lists it and `eval --jsonl` sends it."""
+    return {
+        "name": outcome.name,
+        "verdict": outcome.verdict.value,
+        "detail": outcome.detail,
+        "seconds": round(outcome.seconds, 4),
+        "difference": list(outcome.difference),
+        "why": outcome.why,
     }
