@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from editblocks.model import ApplyResult, BlockKind, EditBlock, EditResult, Format, ResultCode, Status, counted
 from editblocks.parsing.filenames import closest_paths
 from editblocks.plan import FilePlan, Plan
+from editblocks.service.read_versions import ReadVersions, stale_refusal
 from editblocks.service.reading import StoreReader
 from editblocks.service.session import EditSession
 from editblocks.text.document import Document, TextBuffer
@@ -36,6 +37,7 @@ class EditorReply:
     ok: bool
     result: ApplyResult | None = None
     not_ours: str = ""  # the newest run, when `undo` was limited to some runs and this one is not among them
+    version: str | None = None  # with stale-read protection: the file's version after the call (viewed or written)
 
 
 @dataclass(frozen=True)
@@ -53,10 +55,12 @@ Decide = Callable[[list[str], bool], Decided]
 class TextEditor:
     """`view`, `create`, `str_replace`'s exact path, `insert` and `undo_edit`, inside one session's store."""
 
-    def __init__(self, session: EditSession, *, max_view_chars: int = MAX_VIEW_CHARS) -> None:
+    def __init__(self, session: EditSession, *, max_view_chars: int = MAX_VIEW_CHARS,
+                 versions: ReadVersions | None = None) -> None:
         self.session = session
         self.store = session.store
         self._max_view_chars = max_view_chars
+        self.versions = versions  # stale-read protection, when given
 
     # --- reading ------------------------------------------------------------------------------------
 
@@ -84,7 +88,10 @@ class TextEditor:
         if len(shown) > self._max_view_chars:
             cut = shown[: self._max_view_chars].rsplit("\n", 1)[0] + "\n"
             shown = cut + f"[output cut at {self._max_view_chars} characters: view a smaller `view_range`]\n"
-        return EditorReply(shown or f"{snapshot.rel} is empty.\n", True)
+        shown = shown or f"{snapshot.rel} is empty.\n"
+        version = self.versions.saw(snapshot) if self.versions is not None else None
+        return EditorReply(shown + (f"[{snapshot.rel} version {version}]\n" if version else ""), True,
+                           version=version)
 
     def _list(self, folder: str) -> EditorReply:
         """Two levels of ``folder``; the store opens each folder without following a link, so a folder swapped
@@ -126,8 +133,10 @@ class TextEditor:
                                 f"Created {snapshot.rel} ({counted(count, 'line')}).")
         return self._locked(path, write)
 
-    def edit(self, path: str, decide: Decide) -> EditorReply:
-        """Read ``path``, let ``decide`` choose the lines to change (or answer instead), and commit them."""
+    def edit(self, path: str, decide: Decide, *, old: str = "", line: int | None = None) -> EditorReply:
+        """Read ``path``, let ``decide`` choose the lines to change (or answer instead), and commit them. ``old``
+        (the text it replaces) or ``line`` (the line it inserts after) say where the edit aims, for the reply when
+        the file changed since the model saw it."""
         def write(snapshot: FileSnapshot) -> EditorReply:
             if not snapshot.exists or snapshot.text is None:
                 return self._missing(path)
@@ -149,7 +158,7 @@ class TextEditor:
             span = (change.start + 1, max(change.start + 1, change.end))
             return self._commit(snapshot, buffer.to_text(), block, span,
                                 f"{decided.summary}\nThe edited part of {snapshot.rel} now reads:\n{shown}")
-        return self._locked(path, write)
+        return self._locked(path, write, old=old, line=line)
 
     def insert(self, path: str, line: int, new_str: str) -> EditorReply:
         def decide(lines: list[str], final_newline: bool) -> Decided:
@@ -161,7 +170,7 @@ class TextEditor:
             change = insert_after(line, normalized(new_str))
             where = "at the top" if line == 0 else f"after line {line}"
             return PlannedEdit(change, f"Inserted {counted(len(change.new_lines), 'line')} {where}.")
-        return self.edit(path, decide)
+        return self.edit(path, decide, line=line)
 
     def undo(self, path: str | None = None, *, only: Collection[str] | None = None) -> EditorReply:
         """Undo the most recent edit run; with ``path`` (`undo_edit`), only if that run changed the file; with
@@ -169,6 +178,8 @@ class TextEditor:
         outcome = self.session.undo(runs=only, refuse=(lambda: self._other_file(path)) if path is not None else None)
         if not outcome.ok:
             return EditorReply(f"Error: {outcome.message}", False, not_ours=outcome.not_ours)
+        if self.versions is not None:
+            self.versions.forget(outcome.restored + outcome.removed)
         return EditorReply(outcome.message or "Undid the last edit.", True)
 
     def _other_file(self, path: str) -> str | None:
@@ -184,7 +195,8 @@ class TextEditor:
                     "recent edit.")
         return None
 
-    def _locked(self, path: str, write: Callable[[FileSnapshot], EditorReply]) -> EditorReply:
+    def _locked(self, path: str, write: Callable[[FileSnapshot], EditorReply], *, old: str = "",
+                line: int | None = None) -> EditorReply:
         with self.store.lock(wait=self.session.options.lock_wait):
             interrupted = self.store.interrupted_run()
             if interrupted is not None:
@@ -193,6 +205,10 @@ class TextEditor:
             snapshot = self.store.read(path)
             if isinstance(snapshot, Refusal):
                 return EditorReply(f"Error: {snapshot.reason}", False)
+            seen = self.versions.stale(snapshot) if self.versions is not None else None
+            if seen is not None and self.versions is not None:
+                now = self.versions.saw(snapshot)
+                return EditorReply(stale_refusal(snapshot, seen, now or "", old=old, line=line), False, version=now)
             return write(snapshot)
 
     def _commit(self, snapshot: FileSnapshot, text: str, block: EditBlock, span: tuple[int | None, int | None],
@@ -205,7 +221,8 @@ class TextEditor:
         result = self.session.commit(Plan((applied,), (FilePlan(snapshot.rel, snapshot.text, text),)), reader)
         if not result.written:
             return EditorReply(f"Error: {result.results[0].reason}", False, result)
-        return EditorReply(summary, True, result)
+        versions = self.versions.wrote(result) if self.versions is not None else {}
+        return EditorReply(summary, True, result, version=versions.get(snapshot.rel))
 
 
 def as_edit(found: LineEdit | Occurrences, path: str) -> Decided:

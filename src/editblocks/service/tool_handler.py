@@ -15,13 +15,14 @@ takes back only the handler's own runs: a run the user made meanwhile (with
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from editblocks.errors import ArgumentError, WorkspaceError
 from editblocks.model import ApplyResult, BlockKind, EditBlock, Format, ParseResult, Policy, ResultCode, Status
 from editblocks.service.options import ApplyOptions
+from editblocks.service.read_versions import ReadVersions, stale_refusal
 from editblocks.service.results import clean
 from editblocks.service.session import EditSession
 from editblocks.service.text_editor import Decided, EditorReply, TextEditor, as_edit
@@ -41,6 +42,7 @@ from editblocks.tools.definitions import (
     view_range_argument,
 )
 from editblocks.tools.text_editor import Occurrences, normalized, replace_once
+from editblocks.workspace.paths import Refusal
 from editblocks.workspace.store import FileStore
 
 
@@ -51,6 +53,8 @@ class ToolReply:
     text: str
     ok: bool
     result: ApplyResult | None = None
+    version: str | None = None
+    """With stale-read protection: the version of the file the call viewed or wrote (its fingerprint's start)."""
 
     @property
     def is_error(self) -> bool:
@@ -65,7 +69,9 @@ class ToolHandler:
     The keywords ``policy``, ``fuzzy``, ``first_match``, ``strict``, ``git_add``, ``lock_wait`` and
     ``known_files`` are the older spelling of ``options`` and set the same fields. `undo` (and `undo_edit`)
     take back only runs this handler made, unless ``undo_any_run``; ``door`` names the handler in the refusal,
-    and ``undo_hint`` tells how to lift the limit where it is started.
+    and ``undo_hint`` tells how to lift the limit where it is started. With ``stale_reads``, `view` gives each file's
+    version, and an edit of a file that changed since the model last viewed or edited it through this handler is
+    refused, with the file's current lines where the edit aims.
     """
 
     def __init__(self, root: str | os.PathLike[str] | None = None, *, options: ApplyOptions | None = None,
@@ -73,7 +79,7 @@ class ToolHandler:
                  first_match: bool | None = None, strict: bool | None = None, git_add: bool | None = None,
                  lock_wait: float | None = None, known_files: Collection[str] | None = None,
                  undo_any_run: bool = False, door: str = "this tool handler",
-                 undo_hint: str = "ToolHandler(undo_any_run=True) lifts that") -> None:
+                 undo_hint: str = "ToolHandler(undo_any_run=True) lifts that", stale_reads: bool = False) -> None:
         options = (options or ApplyOptions()).updated({
             "on_failure": policy, "fuzzy": fuzzy, "first_match": first_match, "strict": strict, "git_add": git_add,
             "lock_wait": lock_wait, "known_files": tuple(known_files) if known_files is not None else None})
@@ -85,7 +91,8 @@ class ToolHandler:
             raise TypeError("ToolHandler needs a root or a store")
         self.workspace = self.session.store
         self.root = getattr(self.workspace, "root", root)
-        self._editor = TextEditor(self.session)
+        self.versions = ReadVersions() if stale_reads else None
+        self._editor = TextEditor(self.session, versions=self.versions)
         self._undo_any_run = undo_any_run
         self._door = door
         self._undo_hint = undo_hint
@@ -149,7 +156,7 @@ class ToolHandler:
                 return EditorReply("", False)
             return as_edit(found, path)
 
-        reply = self._editor.edit(path, decide)
+        reply = self._editor.edit(path, decide, old=old)
         if not absent:
             return _reply(reply)
         return self._str_replace_by_lines(path, old, new)
@@ -159,12 +166,13 @@ class ToolHandler:
         replacement = new if new.endswith("\n") or not new else new + "\n"
         block = EditBlock(path, "", terminated, replacement, "", BlockKind.EDIT, Format.DIFF, 1)
         result = self.session.apply([block])
+        version = self._wrote(result).get(result.results[0].path)
         outcome = result.results[0]
         where = f"lines {outcome.start_line}–{outcome.end_line}"
         if outcome.status is Status.APPLIED:
             return ToolReply(f"`old_str` does not occur in {outcome.path} as written; read as whole lines it was "
                              f"found at {where} ({outcome.reason or outcome.strategy}; strategy: {outcome.strategy}) "
-                             "and those lines were replaced.", True, result)
+                             "and those lines were replaced.", True, result, version)
         if outcome.code is ResultCode.ALREADY_APPLIED:
             return ToolReply(f"Nothing changed: {outcome.reason}.", True, result)
         detail = outcome.reason.removeprefix(f"the old text was not found in {outcome.path}").lstrip("; ")
@@ -206,7 +214,12 @@ class ToolHandler:
         return self._run(patch, self.session.parse(patch, Format.V4A), dry_run=False)
 
     def _run(self, answer: str, parsed: ParseResult, *, dry_run: bool) -> ToolReply:
+        if not dry_run:
+            stale = self._stale(parsed.blocks)
+            if stale is not None:
+                return stale
         result = self.session.preview(parsed) if dry_run else self.session.apply(parsed)
+        self._wrote(result)
         message = self.session.feedback(result, answer, parsed)
         changed = [*(f"{path} (created)" for path in result.files_created), *result.files_modified,
                    *(f"{path} (deleted)" for path in result.files_deleted),
@@ -216,5 +229,25 @@ class ToolHandler:
         return ToolReply(message, clean(result) and not parsed.errors, result)
 
 
+    # --- stale-read protection ----------------------------------------------------------------------
+
+    def _stale(self, blocks: Sequence[EditBlock]) -> ToolReply | None:
+        """The refusal when a file these blocks edit changed since the model saw it (None: none did)."""
+        if self.versions is None:
+            return None
+        for block in blocks:
+            snapshot = self.session.store.read(block.path)
+            if isinstance(snapshot, Refusal):
+                continue
+            seen = self.versions.stale(snapshot)
+            if seen is not None:
+                now = self.versions.saw(snapshot) or ""
+                return ToolReply(stale_refusal(snapshot, seen, now, old=block.search), False, version=now)
+        return None
+
+    def _wrote(self, result: ApplyResult) -> dict[str, str]:
+        return self.versions.wrote(result) if self.versions is not None else {}
+
+
 def _reply(reply: EditorReply) -> ToolReply:
-    return ToolReply(reply.text, reply.ok, reply.result)
+    return ToolReply(reply.text, reply.ok, reply.result, reply.version)
