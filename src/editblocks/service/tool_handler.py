@@ -26,6 +26,7 @@ from editblocks.service.read_versions import ReadVersions, stale_refusal
 from editblocks.service.results import clean
 from editblocks.service.session import EditSession
 from editblocks.service.text_editor import Decided, EditorReply, TextEditor, as_edit
+from editblocks.tools.argument_help import argument_help
 from editblocks.tools.definitions import (
     APPLY_EDITS,
     APPLY_PATCH,
@@ -118,7 +119,8 @@ class ToolHandler:
                 return self._undo()
             return ToolReply(f"Error: there is no tool `{name}`; the tools are {', '.join(TOOL_NAMES)}.", False)
         except ArgumentError as error:
-            return ToolReply(f"Error: {name}: {error}.", False)
+            how = argument_help(name, error.argument) if error.argument else ""
+            return ToolReply(f"Error: {name}: {error}" + (f"; {how}." if how else "."), False)
         except WorkspaceError as error:  # busy, or the journal cannot be used: nothing was written
             return ToolReply(f"Error: the project cannot be edited right now ({error}); nothing was written.", False)
 
