@@ -126,10 +126,10 @@ class TextEditor:
             if snapshot.exists:
                 return EditorReply(f"Error: {snapshot.rel} already exists; `create` never overwrites a file. "
                                    "Use `str_replace` or `insert` to change it (`view` it first).", False)
-            text = Document.new_file(normalized(file_text)).to_text()
-            block = EditBlock(snapshot.rel, "", "", text, "", BlockKind.CREATE, Format.SEARCH_REPLACE, 1)
-            count = len(Document.from_text(text).lines)
-            return self._commit(snapshot, text, block, (1 if count else None, count or None),
+            recorded = Document.new_file(normalized(file_text)).to_text()  # a block's text: LF, a final newline
+            block = EditBlock(snapshot.rel, "", "", recorded, "", BlockKind.CREATE, Format.SEARCH_REPLACE, 1)
+            count = len(Document.from_text(file_text).lines)
+            return self._commit(snapshot, file_text, block, (1 if count else None, count or None),
                                 f"Created {snapshot.rel} ({counted(count, 'line')}).")
         return self._locked(path, write)
 
@@ -152,6 +152,9 @@ class TextEditor:
             buffer.splice(change.start, change.end, change.new_lines, sources)
             if change.final_newline is not None:
                 buffer.end_with_newline(change.final_newline)
+            if buffer.to_text() == snapshot.text:
+                return EditorReply(f"Nothing changed: {snapshot.rel} already reads that way at line "
+                                   f"{change.start + 1}, so nothing was written.", True)
             block = EditBlock(snapshot.rel, "", _text(old_lines), _text(change.new_lines), "", BlockKind.EDIT,
                               Format.SEARCH_REPLACE, 1, line_hint=change.start + 1)
             shown = snippet(buffer.lines, change.start, len(change.new_lines))
@@ -165,8 +168,6 @@ class TextEditor:
             if not 0 <= line <= len(lines):
                 return EditorReply(f"Error: `insert_line` {line} is outside the file, which has {len(lines)} "
                                    f"lines; give a number from 0 (the top) to {len(lines)} (the end).", False)
-            if not new_str:
-                return EditorReply("Error: `new_str` is empty, so there is nothing to insert.", False)
             change = insert_after(line, normalized(new_str))
             where = "at the top" if line == 0 else f"after line {line}"
             return PlannedEdit(change, f"Inserted {counted(len(change.new_lines), 'line')} {where}.")

@@ -98,12 +98,14 @@ class ToolHandler:
         self._door = door
         self._undo_hint = undo_hint
         self._made: set[str] = set()  # the journal runs this handler's calls wrote
+        self._noop: str | None = None  # the path of the latest edit, when it changed nothing
 
     def call(self, name: str, input: object = None) -> ToolReply:
         """Run the tool ``name`` with ``input`` (a dict, or the JSON text Chat Completions sends)."""
         reply = self._call(name, input)
         if reply.result is not None and reply.result.run_id is not None:
             self._made.add(reply.result.run_id)
+            self._noop = None
         return reply
 
     def _call(self, name: str, input: object) -> ToolReply:
@@ -138,11 +140,18 @@ class ToolHandler:
         if command == "create":
             return _reply(self._editor.create(path, text_argument(args, "file_text")))
         if command == "insert":
-            new = text_argument(args, "new_str", required=False) or text_argument(args, "insert_text",
-                                                                                 required=False)
+            spelling = "insert_text" if args.get("new_str") is None and args.get("insert_text") is not None \
+                else "new_str"  # the older tool versions' name
+            new = text_argument(args, spelling)
             return _reply(self._editor.insert(path, int_argument(args, "insert_line"), new))
-        return self._str_replace(path, normalized(text_argument(args, "old_str")),
-                                 normalized(text_argument(args, "new_str", required=False)))
+        return self._unless_noop(path, self._str_replace(path, normalized(text_argument(args, "old_str")),
+                                                         normalized(text_argument(args, "new_str", required=False))))
+
+    def _unless_noop(self, path: str, reply: ToolReply) -> ToolReply:
+        """Remember an edit that changed nothing: to the model it is its latest edit, which `undo_edit` takes back."""
+        if reply.ok and reply.result is None:
+            self._noop = path
+        return reply
 
     def _str_replace(self, path: str, old: str, new: str) -> ToolReply:
         """`old` as text, exactly once; when it is not there at all, its lines go through the tolerant ladder."""
@@ -161,6 +170,10 @@ class ToolHandler:
         reply = self._editor.edit(path, decide, old=old)
         if not absent:
             return _reply(reply)
+        if old == new:
+            return ToolReply(f"Error: `old_str` does not occur in {path} as written, and `new_str` is the same text, "
+                             "so the edit would change nothing anyway; `view` the file and quote what to change.",
+                             False)
         return self._str_replace_by_lines(path, old, new)
 
     def _str_replace_by_lines(self, path: str, old: str, new: str) -> ToolReply:
@@ -185,6 +198,12 @@ class ToolHandler:
         return ToolReply(text, False, result)
 
     def _undo(self, path: str | None = None) -> ToolReply:
+        if self._noop is not None and (path is None or self.session.store.resolve(path) ==
+                                       self.session.store.resolve(self._noop)):
+            edited, self._noop = self._noop, None
+            return ToolReply(f"Nothing undone: your latest edit, of {edited}, changed nothing, so there is nothing of "
+                             "it to take back; the edits before it stay (undo again to take back the one before).",
+                             True)
         reply = self._editor.undo(path, only=None if self._undo_any_run else frozenset(self._made))
         if not reply.not_ours:
             return _reply(reply)
