@@ -71,6 +71,18 @@ def test_insert_line_that_is_no_number_is_an_error_reply(value: object) -> None:
             "Error: str_replace_based_edit_tool: the argument `view_range` must be two integers")
 
 
+@pytest.mark.parametrize(("view_range", "given"), [
+    ([1, None], "an array whose second item is null"),
+    (["a", 2], "an array whose first item is the string 'a'"),
+    ([1, 2, 3], "an array of 3"),
+    ({"from": 1}, "an object"),
+])
+def test_a_bad_view_range_is_named_for_what_it_holds(view_range: object, given: str) -> None:
+    with project() as root:
+        text = replied(ToolHandler(root), EDITOR, {"command": "view", "path": "app.py", "view_range": view_range})
+        assert f"the argument `view_range` must be two integers, not {given}; send `view_range` as two" in text
+
+
 def test_numbers_too_long_to_read_in_json_text_are_an_error_reply() -> None:
     with project() as root:
         handler = ToolHandler(root)

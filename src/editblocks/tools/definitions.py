@@ -184,11 +184,22 @@ def view_range_argument(args: Mapping[str, Any]) -> tuple[int, int] | None:
         return None
     numbers = [_integer(n) for n in value] if isinstance(value, list | tuple) and len(value) == 2 else [None]
     if None in numbers:
-        given = f"an array of {len(value)}" if isinstance(value, list | tuple) else _type_name(value)
-        raise ArgumentError(f"the argument `view_range` must be two integers, not {given}", argument="view_range")
+        raise ArgumentError(f"the argument `view_range` must be two integers, not {_range_given(value)}",
+                            argument="view_range")
     first, last = numbers
     assert first is not None and last is not None
     return first, last
+
+
+def _range_given(value: object) -> str:
+    """What a bad `view_range` is, naming the item that is no integer."""
+    if not isinstance(value, list | tuple):
+        return _type_name(value)
+    if len(value) != 2:
+        return f"an array of {len(value)}"
+    which = "first" if _integer(value[0]) is None else "second"
+    item = value[0] if which == "first" else value[1]
+    return f"an array whose {which} item is {'null' if item is None else _type_name(item)}"
 
 
 _INTEGER = re.compile(r"\s*[-+]?[0-9]{1,18}\s*")
