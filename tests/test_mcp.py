@@ -56,7 +56,8 @@ def test_the_stdio_server_lists_tools_applies_refuses_and_undoes(tmp_path: Path)
             seen["formats"] = await client.read_resource("editblocks://formats")
 
     anyio.run(session)
-    assert seen["tools"] == ["str_replace_based_edit_tool", "apply_patch", "apply_edits", "check_edits", "undo"]
+    assert seen["tools"] == ["str_replace_based_edit_tool", "apply_patch", "apply_edits", "check_edits", "undo", "edit",
+                             "multi_edit", "view"]
     assert not seen["apply"].is_error and "print('hello')" in text(seen["apply"])
     assert seen["after_apply"] == "def main():\n    print('hello')\n"
     assert seen["refusal"].is_error
@@ -137,6 +138,9 @@ def test_tools_are_listed_with_editblocks_schemas_titles_and_hints(tmp_path: Pat
     by_name = {tool.name: tool for tool in tools}
     assert by_name["check_edits"].annotations.read_only_hint is True  # type: ignore[union-attr]
     assert by_name["apply_edits"].annotations.read_only_hint is False  # type: ignore[union-attr]
+    assert by_name["view"].annotations.read_only_hint is True  # type: ignore[union-attr]
+    assert by_name["edit"].annotations.destructive_hint is True  # type: ignore[union-attr]
+    assert {"edit", "multi_edit", "view"} <= set(by_name)
     command = by_name["str_replace_based_edit_tool"].input_schema["properties"]["command"]
     assert command == {"type": "string", "enum": ["view", "create", "str_replace", "insert", "undo_edit"]}
 
@@ -155,7 +159,11 @@ def test_every_result_carries_structured_content_the_output_schema_accepts(tmp_p
                                               "new_str": "import os"}),
              ("undo", {}),
              ("str_replace_based_edit_tool", {"command": "view"}),
-             ("no_such_tool", {})]
+             ("no_such_tool", {}),
+             ("view", {"file_path": "app.py"}),
+             ("edit", {"file_path": "app.py", "old_string": "(", "new_string": "[", "replace_all": True}),
+             ("multi_edit", {"file_path": "app.py", "edits": [{"old_string": "main[", "new_string": "main("},
+                                                              {"old_string": "nowhere", "new_string": "x"}]})]
 
     async def run(client: Client) -> list[Any]:
         return [await client.call_tool(name, arguments) for name, arguments in calls]
@@ -166,7 +174,11 @@ def test_every_result_carries_structured_content_the_output_schema_accepts(tmp_p
         validator.validate(result.structured_content)
         assert (result.structured_content["status"] == "failed") is (result.is_error and not
                                                                      result.structured_content["counts"]["applied"])
-    view, check, apply, missing, insert, undo, no_path, unknown = (r.structured_content for r in results)
+    view, check, apply, missing, insert, undo, no_path, unknown, viewed, edited, refused = (
+        r.structured_content for r in results)
+    assert viewed["status"] == "ok" and len(viewed["version"]) == 12 and edited["version"] != viewed["version"]
+    assert edited["status"] == "ok" and edited["written"] and edited["replacements"] == 2
+    assert refused["status"] == "failed" and not refused["written"] and "replacements" not in refused
     assert view["status"] == "ok" and len(view["version"]) == 12 and view["results"] == []
     assert check["status"] == "partial" and check["counts"] == {"applied": 1, "failed": 1, "skipped": 0}
     assert check["written"] is False and check["results"][1]["code"] == "not-found"
@@ -232,6 +244,30 @@ def test_stale_reads_are_refused_by_default_and_can_be_allowed(tmp_path: Path) -
     assert "     2\ty = 3\n" in text(refused) and app.read_text() == "x = 1\ny = 3\n"
     allowed = in_process(tmp_path, view_then_edit, stale_reads=False)
     assert not allowed.is_error and app.read_text() == "x = 0\ny = 3\n"
+
+
+def test_stale_reads_hold_for_the_view_edit_and_multi_edit_tools_too(tmp_path: Path) -> None:
+    app = tmp_path / "app.py"
+    app.write_text("x = 1\ny = 2\n", encoding="utf-8")
+
+    async def run(client: Client) -> list[Any]:
+        seen = [await client.call_tool("view", {"file_path": "app.py"})]
+        app.write_text("x = 1\ny = 3\n", encoding="utf-8")  # saved by the user's editor meanwhile
+        seen.append(await client.call_tool("edit", {"file_path": "app.py", "old_string": "x = 1",
+                                                    "new_string": "x = 0"}))
+        seen.append(await client.call_tool("multi_edit", {"file_path": "app.py", "edits": [
+            {"old_string": "x = 1", "new_string": "x = 0"}]}))  # the refusal showed the file: it is current now
+        app.write_text("x = 5\ny = 3\n", encoding="utf-8")
+        seen.append(await client.call_tool("multi_edit", {"file_path": "app.py", "edits": [
+            {"old_string": "y = 3", "new_string": "y = 4"}]}))
+        return seen
+
+    viewed, stale, made, stale_again = in_process(tmp_path, run)
+    assert text(viewed).endswith(f"[app.py version {viewed.structured_content['version']}]\n")
+    assert stale.is_error and "app.py changed since you viewed it" in text(stale) and "     1\tx = 1\n" in text(stale)
+    assert not made.is_error and made.structured_content["replacements"] == 1
+    assert stale_again.is_error and "app.py changed since you viewed it" in text(stale_again)
+    assert "     2\ty = 3\n" in text(stale_again) and app.read_text() == "x = 5\ny = 3\n"
 
 
 @pytest.mark.parametrize("where", ["/", "home"])

@@ -23,7 +23,16 @@ from typing import Any
 from editblocks.ask.client import Endpoint, make_client, stream_answer
 from editblocks.ask.display import View
 from editblocks.ask.messages import Message, conversation, feedback_turns
-from editblocks.ask.outcome import AskOptions, AskOutcome, Confirm, Round, prompt_files
+from editblocks.ask.outcome import (
+    AskOptions,
+    AskOutcome,
+    Confirm,
+    Round,
+    Unconfirmed,
+    missing_note,
+    outside_given,
+    prompt_files,
+)
 from editblocks.errors import EndpointError, StreamDropped, WorkspaceError
 from editblocks.model import ApplyResult, EditResult, ResultCode, Status, counted
 from editblocks.report.serialize import apply_json, json_text
@@ -41,6 +50,10 @@ def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *
     workspace = session.store
     assert isinstance(workspace, Workspace)
     files = prompt_files(workspace, options.paths, options.max_file_bytes)
+    missing = missing_note(files)
+    if missing is not None:
+        view.note(missing)
+    given = {file.path for file in files}
     messages = conversation(options.instruction, files, options.format, editor=options.editor)
     try:
         client = client or make_client(endpoint)
@@ -64,8 +77,8 @@ def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *
         current = Round(number)
         outcome.rounds.append(current)
         _save(record, f"round-{number}.messages.json", json.dumps(messages, ensure_ascii=False, indent=1))
-        another = _round(options, session, endpoint, client, messages, locator, view, confirm, outcome, current,
-                         record)
+        another = _round(options, session, endpoint, client, messages, locator, view, confirm, given, outcome,
+                         current, record)
         view.round_finished(current)
         if not another:
             break
@@ -77,14 +90,14 @@ def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *
 
 
 def _round(options: AskOptions, session: EditSession, endpoint: Endpoint, client: Any, messages: list[Message],
-           locator: LiveLocator, view: View, confirm: Confirm, outcome: AskOutcome, current: Round,
-           record: RunRecord | None) -> bool:
+           locator: LiveLocator, view: View, confirm: Confirm, given: set[str], outcome: AskOutcome,
+           current: Round, record: RunRecord | None) -> bool:
     """Ask, stream, settle one round; whether another round follows (its feedback is then in ``current``)."""
     answer = _stream_round(session, endpoint, client, messages, locator, view, outcome, current)
     _save(record, f"round-{current.number}.answer.md", current.answer)
     if answer is None:
         return False
-    result = _settle_round(options, session, locator, answer, view, confirm, outcome, current, record)
+    result = _settle_round(options, session, locator, answer, view, confirm, given, outcome, current, record)
     if result is None or clean(result) or current.number > options.retries:
         return False
     progress = any(r.status is Status.APPLIED for r in result.results)
@@ -134,7 +147,7 @@ def _stream_round(session: EditSession, endpoint: Endpoint, client: Any, message
 
 
 def _settle_round(options: AskOptions, session: EditSession, locator: LiveLocator, live: LiveAnswer, view: View,
-                  confirm: Confirm, outcome: AskOutcome, current: Round,
+                  confirm: Confirm, given: set[str], outcome: AskOutcome, current: Round,
                   record: RunRecord | None) -> ApplyResult | None:
     """Show the round's verdicts and diffs, confirm, write; the round's result (None: stop here)."""
     parsed = live.result()
@@ -151,10 +164,11 @@ def _settle_round(options: AskOptions, session: EditSession, locator: LiveLocato
     state = "dry run, nothing written" if options.dry_run else "writing" if options.yes else "not written yet"
     view.round_report(result, state=state)
     if not options.dry_run and preview.count(Status.APPLIED):
-        decision = True if options.yes else confirm(preview)
-        if decision is False:
+        decision = True if options.yes else confirm(preview, outside_given(preview, given))
+        if decision is False or isinstance(decision, Unconfirmed):
             current.result = preview
-            outcome.stopped = ("declined", "not applied: the edits were declined; nothing of this answer was written")
+            outcome.stopped = (decision.code, decision.message) if isinstance(decision, Unconfirmed) else (
+                "declined", "not applied: the edits were declined; nothing of this answer was written")
             view.note(outcome.stopped[1])
             return None
         result = decision if isinstance(decision, ApplyResult) else _write(session, locator.round_blocks(), preview)

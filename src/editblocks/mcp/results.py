@@ -45,6 +45,7 @@ OUTPUT_SCHEMA: dict[str, Any] = {
             "required": ["path", "status"], "additionalProperties": False}},
         "files_changed": {**_PATHS, "description": "Files this call modified, created, deleted or moved."},
         "run_id": {"type": "string", "description": "The undo journal's run, when files were written."},
+        "replacements": {**_COUNT, "description": "For edit and multi_edit: how many places were replaced."},
         "version": {"type": "string", "description": "With stale-read protection: the version of the file viewed "
                                                      "or written, as the text shows it."},
     },
@@ -66,6 +67,8 @@ def structured(reply: ToolReply) -> dict[str, Any]:
         data["files_changed"] = list(result.paths_changed)
         if result.run_id is not None:
             data["run_id"] = result.run_id
+    if reply.replacements is not None:
+        data["replacements"] = reply.replacements
     if reply.version is not None:
         data["version"] = reply.version
     return data

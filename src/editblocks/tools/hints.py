@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from editblocks.tools.definitions import APPLY_EDITS, APPLY_PATCH, CHECK_EDITS, TEXT_EDITOR, TOOL_NAMES, UNDO
+from editblocks.tools.definitions import (
+    APPLY_EDITS,
+    APPLY_PATCH,
+    CHECK_EDITS,
+    EDIT,
+    MULTI_EDIT,
+    TEXT_EDITOR,
+    TOOL_NAMES,
+    UNDO,
+    VIEW,
+)
 
 
 @dataclass(frozen=True)
@@ -26,6 +36,9 @@ HINTS = {
     APPLY_EDITS: ToolHints("Apply edits in any format"),
     CHECK_EDITS: ToolHints("Check edits without writing", read_only=True, destructive=False, idempotent=True),
     UNDO: ToolHints("Undo the last edit"),
+    EDIT: ToolHints("Replace text in a file"),
+    MULTI_EDIT: ToolHints("Make several edits to one file"),
+    VIEW: ToolHints("View a file or folder", read_only=True, destructive=False, idempotent=True),
 }
 
 
