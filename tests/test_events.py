@@ -157,7 +157,7 @@ def test_eval_jsonl_sends_each_case_as_it_ends_and_the_totals(tmp_path: Path) ->
     for case in cases:
         shutil.copytree(case.parent, folder / case.parent.name)
     document = json.loads(run("eval", str(folder), "--json").stdout)
-    result = run("eval", str(folder), "--jsonl")
+    result = run("eval", str(folder), "--jsonl", "-")  # the events on stdout (or into a file named instead)
     found = events_of(result)
     assert found[0] == {"schema_version": SCHEMA_VERSION, "type": "run_started", "command": "eval", "dry_run": True,
                         "cases": 6}
