@@ -95,3 +95,14 @@ def test_str_replace_is_a_string_replacement(text: str, data: st.DataObject) -> 
         assert (root / "f.txt").read_bytes() == (text[:start] + new + text[end:]).encode()
     finally:
         shutil.rmtree(root)
+
+
+def test_a_multi_edit_that_changes_nothing_is_no_edit_to_undo_either(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\ny = 2\n")
+    handler = ToolHandler(tmp_path)
+    assert handler.call("edit", {"file_path": "a.py", "old_string": "y = 2", "new_string": "y = 3"}).ok
+    there_and_back = [{"old_string": "x = 1", "new_string": "x = 2"}, {"old_string": "x = 2", "new_string": "x = 1"}]
+    same = handler.call("multi_edit", {"file_path": "a.py", "edits": there_and_back})
+    assert same.ok and same.text.startswith("Nothing changed") and runs(tmp_path) == 1
+    assert handler.call("undo").text.startswith("Nothing undone: your latest edit, of a.py, changed nothing")
+    assert (tmp_path / "a.py").read_text() == "x = 1\ny = 3\n"
