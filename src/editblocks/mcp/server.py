@@ -87,8 +87,8 @@ def build_server(root: str | os.PathLike[str], *, options: ApplyOptions | None =
         "Use view to read files, edit (or multi_edit, several edits to one file at once) to replace text, "
         "str_replace_based_edit_tool for Anthropic's text editor commands, apply_patch for V4A patches, "
         "apply_edits for edit blocks in any format, check_edits to try them without writing, and undo to take "
-        "back the last edit made through this server. An edit of a file that changed since you last viewed it is refused with its "
-        "current lines: view it again."))
+        "back the last edit made through this server. An edit of a file that changed since you last viewed it is "
+        "refused with its current lines: view it again."))
 
     for fmt in PROMPT_FORMATS:
         _add_prompt(server, fmt)
