@@ -57,17 +57,17 @@ def _run(session: EditSession, parsed: ParseResult, *, dry_run: bool) -> ApplyRe
         raise workspace_error(error) from None
 
 
-def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_run: bool) -> None:
+def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_run: bool, format: str) -> None:
     if as_json:
         from editblocks.report.serialize import apply_json
 
         emit_json(apply_json(result))
         return
-    from editblocks.report.display import apply_report
+    from editblocks.report.display import apply_report, no_blocks_message
 
     out = console()
     if not result.results:
-        out.print("no edit blocks found")
+        out.print(no_blocks_message(format), markup=False)
     out.print(apply_report(result, show_diffs=show_diffs, dry_run=dry_run))
 
 
@@ -90,7 +90,7 @@ def check_command(response: str, root: str | None, max_bytes: int, as_json: bool
 
         result = _run(session, validation.result, dry_run=True)
         result = replace(result, diagnostics=without_restated_warnings(validation.diagnostics, result.results))
-        _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True)
+        _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True, format=options.format)
         sys.exit(EXIT_OK if validation.ok and session.exit_status(result) == EXIT_OK else EXIT_FAILED)
     if as_json:
         from editblocks.report.serialize import check_json
@@ -99,11 +99,13 @@ def check_command(response: str, root: str | None, max_bytes: int, as_json: bool
                                       validation.result.shell, validation.diagnostics), ok=validation.ok)
         emit_json(data)
     else:
-        from editblocks.report.display import diagnostics_table
+        from editblocks.report.display import diagnostics_table, no_blocks_message
 
         out = console()
         if validation.diagnostics:
             out.print(diagnostics_table(validation.diagnostics))
+        if not validation.result.blocks:
+            out.print(no_blocks_message(options.format), markup=False)
         count = len(validation.result.blocks)
         verdict = "ok" if validation.ok else "problems found"
         out.print(f"{count} block{'s' if count != 1 else ''}: {verdict}")
@@ -192,7 +194,8 @@ def apply_command(response: str, root: str | None, dry_run: bool, show_diffs: bo
     if as_jsonl:
         _print_events(result, exit_code)
     else:
-        _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run)
+        _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run,
+                     format=options.format)
     for note in notes if not machine else ():
         console().print(note, markup=False)
     for failure in failures if machine else ():
