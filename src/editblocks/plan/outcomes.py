@@ -51,7 +51,9 @@ def locate_in(state: FileState, lines: list[str], search: list[str], replacement
     return locate(lines, search, replacement, options, index, state.buffer.cache if state.buffer is not None else None)
 
 
-def found(block: EditBlock, state: FileState, where: Found, note: str = "") -> EditResult:
+def found(block: EditBlock, state: FileState, where: Found, note: str = "", *, repeats: bool = True) -> EditResult:
+    """Apply the located block, unless it changes nothing or (with ``repeats``) its new text already stands around
+    the place (a re-sent insertion)."""
     assert state.buffer is not None
     first, last = where.start + 1, max(where.start + 1, where.end)
     similarity = round(where.similarity, 4)
@@ -59,7 +61,7 @@ def found(block: EditBlock, state: FileState, where: Found, note: str = "") -> E
         return EditResult(block, Status.SKIPPED,
                           f"no change: the old and new text are identical ({span_words(where.start, where.end)})",
                           Reason.NO_OP, first, last, where.strategy.value, similarity)
-    there = _replacement_around(state.buffer.lines, where)
+    there = _replacement_around(state.buffer.lines, where) if repeats else None
     if there is not None:
         end = there + len(where.new_lines)
         return EditResult(
@@ -69,7 +71,7 @@ def found(block: EditBlock, state: FileState, where: Found, note: str = "") -> E
             Reason.ALREADY_APPLIED, there + 1, end, where.strategy.value, similarity,
         )
     state.buffer.splice(where.start, where.end, where.new_lines, where.sources)
-    state.edits.append((where.start, where.end, len(where.new_lines)))
+    state.record_edit(where.start, where.end, len(where.new_lines))
     reason = "; ".join(part for part in (note, _tolerance_note(where)) if part)
     return EditResult(block, Status.APPLIED, reason, Reason.NONE, first, last, where.strategy.value, similarity)
 

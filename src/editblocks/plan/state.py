@@ -7,6 +7,7 @@ module reads and changes it, so it is public inside the package.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from editblocks.locate.cache import FileCache
@@ -37,6 +38,7 @@ class Source:
     refusal: str = ""
     refusal_code: str = ""  # the stable code of the refusal (`paths.RefusalCode`), for scripts
     bom: bool = False  # the file starts with a byte-order mark (kept by the workspace, not part of `text`)
+    executable: bool | None = None  # the file's executable bit, when the caller knows it
     links: frozenset[str] = frozenset()  # spellings that reach the file through a symlink: not to delete or move by
 
 
@@ -55,6 +57,7 @@ class FilePlan:
     text: str
     deleted: bool = False  # the file is removed (``text`` is empty)
     moved_from: str | None = None  # the file is created by moving this one (which is removed)
+    executable: bool | None = None  # set or clear the file's executable bit (None: keep it)
 
 
 @dataclass(frozen=True)
@@ -103,9 +106,30 @@ class FileState:
     removed: bool = False  # deleted, or moved away, by a block
     moved_from: str | None = None
     moved_to: str | None = None
+    executable: bool | None = None  # the executable bit a block set (None: as the file has it)
+    _ends: list[int] = field(default_factory=list)
+    """While the edits came top to bottom: the original line each edit ended at, and (in ``_shifts``) by how many
+    lines the edits up to it moved what follows; a line hint is then mapped by bisection, not edit by edit."""
+    _shifts: list[int] = field(default_factory=list)
+    _in_order: bool = True
+
+    def record_edit(self, start: int, end: int, written: int) -> None:
+        """Lines ``[start, end)`` of the current text were replaced by ``written`` lines."""
+        edits = self.edits
+        if self._in_order and edits:
+            last_start, _, last_written = edits[-1]
+            self._in_order = start >= last_start + last_written
+        edits.append((start, end, written))
+        if self._in_order:
+            shift = self._shifts[-1] if self._shifts else 0
+            self._ends.append(end - shift)
+            self._shifts.append(shift + written - (end - start))
 
     def current_line(self, line: int) -> int:
         """Where the file's original 0-based ``line`` is now, after the edits made so far."""
+        if self._in_order:
+            count = bisect_right(self._ends, line)
+            return line + self._shifts[count - 1] if count else line
         for start, end, written in self.edits:
             if line >= end:
                 line += written - (end - start)

@@ -115,14 +115,23 @@ def _run(
     diffs = file_diffs(plan.files, snapshots)
     if not write or not plan.files:
         return _result(plan, shell, diffs, diagnostics, written=False, dry_run=not write)
-    modes = {f.key: snapshots[f.moved_from].mode for f in plan.files if f.moved_from is not None}
-    outcome = workspace.commit([PlannedWrite(snapshots[f.key], f.text, f.deleted, modes.get(f.key))
-                                for f in plan.files], git_add=git_add)
+    outcome = workspace.commit([_planned_write(f, snapshots) for f in plan.files], git_add=git_add)
     notes = (outcome.git_error,) if outcome.git_error else ()
     if outcome.written:
         return _result(plan, shell, diffs, diagnostics, written=True, notes=notes)
     return _result(_not_written(plan, outcome.changed_on_disk, outcome.error), shell, diffs, diagnostics,
                    written=False, notes=notes)
+
+
+def _planned_write(file: FilePlan, snapshots: dict[str, FileSnapshot]) -> PlannedWrite:
+    """What commit writes for one planned file: a moved file keeps its source's permission bits and encoding
+    (byte-order mark, UTF-16), so a move changes no byte it does not edit."""
+    snapshot = snapshots[file.key]
+    if file.moved_from is None:
+        return PlannedWrite(snapshot, file.text, file.deleted, executable=file.executable)
+    source = snapshots[file.moved_from]
+    return PlannedWrite(replace(snapshot, encoding=source.encoding), file.text, file.deleted, source.mode,
+                        executable=file.executable)
 
 
 def file_diffs(files: Sequence[FilePlan], snapshots: dict[str, FileSnapshot]) -> tuple[FileDiff, ...]:
@@ -151,7 +160,8 @@ def _source(workspace: Workspace, path: str, snapshots: dict[str, FileSnapshot])
     if isinstance(read, Refusal):
         return Source(path, None, read.reason, read.code.value)
     snapshots[read.rel] = read
-    return Source(read.rel, read.text, bom=read.encoding != "utf-8")
+    executable = None if read.mode is None else bool(read.mode & 0o111)
+    return Source(read.rel, read.text, bom=read.encoding != "utf-8", executable=executable)
 
 
 def _with_links(workspace: Workspace, sources: dict[str, Source]) -> dict[str, Source]:

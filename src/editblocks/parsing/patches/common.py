@@ -50,6 +50,26 @@ def lf_only(text: str) -> str:
     return text.replace("\r\n", "\n") if "\r" in text else text
 
 
+class RawLines:
+    """The answer's lines as it was sent, CRLF kept: split once, and only when a created file asks whether its
+    lines end with CR (the readers read the answer with CRLF as LF)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._lines: list[str] | None = None
+
+    def crlf(self, header: int, last: int) -> bool:
+        """Whether the content lines (`+` lines) of lines ``header + 1`` to ``last`` (1-based) all end with CR while
+        the ``header`` line itself does not: a file written with CRLF, in a patch that is not all CRLF."""
+        if self._lines is None:
+            self._lines = self._text.split("\n") if "\r\n" in self._text else []
+        lines = self._lines
+        if not lines or header > len(lines) or lines[header - 1].endswith("\r"):
+            return False
+        content = [line for line in lines[header:last] if line.startswith("+")]
+        return bool(content) and all(line.endswith("\r") for line in content)
+
+
 def clean_path(raw: str) -> str:
     """A path as a patch header writes it: surrounding spaces and quotes gone, Windows separators read as `/`."""
     path = raw.strip()
@@ -74,10 +94,10 @@ class Collector:
         self.diagnostics.append(Diagnostic(Severity.WARNING, line, message))
 
     def block(self, path: str, old: str, new: str, kind: BlockKind, line: int, *, scope: Scope | None = None,
-              line_hint: int | None = None, move_to: str | None = None) -> None:
+              line_hint: int | None = None, move_to: str | None = None, mode: int | None = None) -> None:
         # The quick builder: a patch can hold thousands of hunks, and the dataclass constructor costs 1 µs each.
         self.blocks.append(edit_block(path, "", old, new, "", kind, self.format, line, (), None, line_hint, scope,
-                                      move_to))
+                                      move_to, mode))
 
     def withdraw(self, count: int) -> None:
         """Drop every block added after the first ``count`` (a malformed file section writes nothing)."""
