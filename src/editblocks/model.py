@@ -111,6 +111,9 @@ class EditBlock:
     the file (`new file mode 100755`, `new mode 100644`) on a ``create`` or
     ``mode`` block: only its executable bit is applied. A ``create`` block's
     new text may use CRLF line breaks: the file is then created with them.
+    ``marks`` is a diff hunk's line prefixes in order, one character per line
+    (`` `` in both texts, ``-`` only in the old, ``+`` only in the new): how
+    its old and new text interleave, which the text alone cannot always tell.
     """
 
     path: str
@@ -127,6 +130,7 @@ class EditBlock:
     scope: Scope | None = None
     move_to: str | None = None
     mode: int | None = None
+    marks: str = ""
 
     @property
     def search(self) -> str:

@@ -10,7 +10,10 @@ the parser confirms it. A withdrawn block becomes a `BlockWithdrawn`.
 
 Patches (V4A, unified diffs) and whole-file answers are read by their
 front-ends from the whole text, so their blocks get their verdicts when the
-answer ends; the prose around them streams as usual.
+answer ends; the prose around them streams as usual. Asked for such a
+format, the stream's own reading of marker blocks is never taken (a patch
+whose lines quote SEARCH/REPLACE markers is a patch), so a streamed answer
+ends with exactly the blocks a one-shot parse gives.
 """
 
 from __future__ import annotations
@@ -19,7 +22,19 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from editblocks.ask.locator import LiveLocator, Located
-from editblocks.model import FRONT_END_FORMATS, BlockCompleted, EditBlock, EditResult, Event, Format, ParseResult
+from editblocks.model import (
+    FRONT_END_FORMATS,
+    BlockCompleted,
+    BlockProgress,
+    BlockStarted,
+    DiagnosticEvent,
+    EditBlock,
+    EditResult,
+    Event,
+    Format,
+    ParseResult,
+    ShellSuggested,
+)
 from editblocks.parsing.stream import StreamParser, parse
 
 
@@ -64,16 +79,25 @@ class LiveAnswer:
     def feed(self, chunk: str) -> list[LiveEvent]:
         self._chunks.append(chunk)
         events = self._parser.feed(chunk)
+        if self._format in FRONT_END_FORMATS:
+            return [event for event in events if not isinstance(event, _MARKER_EVENTS)]
         held = self._parser.held_block()
         if not events and held is (self._pending.block if self._pending is not None else None):
             return []  # the usual chunk: text inside a line
         return self._after(events, held)
 
     def close(self) -> list[LiveEvent]:
-        events = self._after(self._parser.close(), None)
+        closing = self._parser.close()
+        if self._format in FRONT_END_FORMATS:
+            events: list[LiveEvent] = [event for event in closing if not isinstance(event, _MARKER_EVENTS)]
+        else:
+            events = self._after(closing, None)
         if self._format in FRONT_END_FORMATS or (self._format is Format.AUTO and not self.located):
             whole = parse(self.text, self._format, known_files=self._known_files)
-            if whole.blocks and not self.located:
+            if self._format in FRONT_END_FORMATS:
+                events += [DiagnosticEvent(diagnostic) for diagnostic in whole.diagnostics]
+                events += [ShellSuggested(suggestion) for suggestion in whole.shell]
+            if self._format in FRONT_END_FORMATS or whole.blocks and not self.located:
                 self._whole = whole
                 for block in whole.blocks:
                     located = self._locator.locate(block)
@@ -109,3 +133,9 @@ class LiveAnswer:
     def _confirm(self, located: Located) -> None:
         self._locator.accept(located)
         self.located.append(located)
+
+
+_MARKER_EVENTS = (BlockStarted, BlockProgress, BlockCompleted, DiagnosticEvent, ShellSuggested)
+"""What the stream reads as marker blocks (and their diagnostics and shell fences): dropped when the answer is read
+as a patch or whole files, whose front-end reads the whole text at the end."""
+

@@ -82,6 +82,8 @@ _TOLERANCE_NOTES = {
     Rung.INDENTATION: "matched with the indentation shifted; the new lines were re-indented to fit",
     Rung.TYPOGRAPHY: "matched after folding typographic quotes, dashes and spaces",
     Rung.INTERNAL_WHITESPACE: "matched after reading runs of spaces and tabs inside lines as one space",
+    Rung.BLANK_LINES: "matched by its non-blank lines (the hunk's blank context lines differ from the file's); the "
+                      "file's own blank lines were kept",
     Rung.ELISION: "matched piece by piece around `...` lines; the elided lines were kept",
     Rung.FUZZY: "matched approximately (fuzzy)",
 }

@@ -6,8 +6,8 @@ module reads and changes it, so it is public inside the package.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from editblocks.locate.cache import FileCache

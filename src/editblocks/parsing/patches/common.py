@@ -28,10 +28,10 @@ lines 37 ms), so one huge hunk or added file would be read superlinearly.
 """
 
 
-def split_run(run: str) -> tuple[str, str, int, int, int]:
+def split_run(run: str) -> tuple[str, str, int, int, list[str]]:
     """A run of hunk lines (each starting with ` `, `-` or `+`, or empty, the last ended by a newline): its
-    old text (context and removed lines), its new text (context and added lines), and the number of lines
-    of each and of the run, which the caller would otherwise count again.
+    old text (context and removed lines), its new text (context and added lines), the number of lines
+    of each, which the caller would otherwise count again, and the run's lines.
 
     One split and two list comprehensions: measured faster than regular-expression substitutions or
     `str.replace`, whose cost grows with every line's prefix they strip.
@@ -42,7 +42,7 @@ def split_run(run: str) -> tuple[str, str, int, int, int]:
     new = [line[1:] for line in lines if line[:1] != "-"]
     old_text = "\n".join(old) + "\n" if old else ""
     new_text = "\n".join(new) + "\n" if new else ""
-    return old_text, new_text, len(old), len(new), len(lines)
+    return old_text, new_text, len(old), len(new), lines
 
 
 def lf_only(text: str) -> str:
@@ -94,10 +94,11 @@ class Collector:
         self.diagnostics.append(Diagnostic(Severity.WARNING, line, message))
 
     def block(self, path: str, old: str, new: str, kind: BlockKind, line: int, *, scope: Scope | None = None,
-              line_hint: int | None = None, move_to: str | None = None, mode: int | None = None) -> None:
+              line_hint: int | None = None, move_to: str | None = None, mode: int | None = None,
+              marks: str = "") -> None:
         # The quick builder: a patch can hold thousands of hunks, and the dataclass constructor costs 1 µs each.
         self.blocks.append(edit_block(path, "", old, new, "", kind, self.format, line, (), None, line_hint, scope,
-                                      move_to, mode))
+                                      move_to, mode, marks))
 
     def withdraw(self, count: int) -> None:
         """Drop every block added after the first ``count`` (a malformed file section writes nothing)."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from editblocks.model import BlockKind, EditBlock, Format, ParseResult, Scope
 from editblocks.parsing.patches.common import RUN_LINES, Collector, RawLines, clean_path, lf_only, split_run
-from editblocks.parsing.patches.git_names import git_path, git_pair
+from editblocks.parsing.patches.git_names import git_pair, git_path
 
 DEV_NULL = "/dev/null"
 _ANYWHERE = Scope()
@@ -48,14 +48,16 @@ class _Hunk:
     new: list[str] = field(default_factory=list)
     old_lines: int = 0
     new_lines: int = 0
+    marks: list[str] = field(default_factory=list)  # each line's prefix (a blank line's is a space)
     last_run_lines: int = 0
     unterminated: int = 0  # `\\ No newline at end of file` after an old line (OLD_END), a new line (NEW_END), or both
 
 
 OLD_END, NEW_END = 1, 2
-_Done = tuple[int, "int | None", str, str, int, int, int, bool]
+_Done = tuple[int, "int | None", str, str, int, int, int, bool, str]
 """A finished hunk: its header's line, the old start line, old text, new text, their numbers of lines, which
-sides end without a line break (`OLD_END`, `NEW_END`), and whether its header counted zero old lines."""
+sides end without a line break (`OLD_END`, `NEW_END`), whether its header counted zero old lines, and its
+lines' prefixes."""
 
 
 @dataclass
@@ -207,7 +209,9 @@ def _line_at(text: str, position: int) -> str | None:
 
 def _hunk_run(hunk: _Hunk, run: str) -> None:
     """Several hunk lines at once: each starts with its prefix, or is blank with a hunk line after it."""
-    old, new, old_lines, new_lines, hunk.last_run_lines = split_run(run)
+    old, new, old_lines, new_lines, lines = split_run(run)
+    hunk.last_run_lines = len(lines)
+    hunk.marks.append("".join([line[:1] or " " for line in lines]))
     hunk.old.append(old)
     hunk.new.append(new)
     hunk.old_lines += old_lines
@@ -264,6 +268,7 @@ def _cut_short(hunk: _Hunk) -> str:
 
 def _hunk_line(hunk: _Hunk, line: str) -> None:
     first, text = line[:1], line[1:] + "\n"
+    hunk.marks.append(first or " ")
     if first != "+":
         hunk.old.append(text)
         hunk.old_lines += 1
@@ -296,7 +301,8 @@ def _range(text: str) -> tuple[int, int] | None:
 
 def _close_hunk(out: Collector, hunk: _Hunk, finished: list[_Done]) -> None:
     finished.append((hunk.line, hunk.old_start, "".join(hunk.old), "".join(hunk.new), hunk.old_lines,
-                     hunk.new_lines, hunk.unterminated, hunk.counts is not None and hunk.counts[0] == 0))
+                     hunk.new_lines, hunk.unterminated, hunk.counts is not None and hunk.counts[0] == 0,
+                     "".join(hunk.marks)))
     if hunk.counts is not None and (hunk.old_lines, hunk.new_lines) != hunk.counts:
         out.warn(hunk.line, f"the hunk at line {hunk.line} says {hunk.counts[0]} old and {hunk.counts[1]} new lines "
                             f"but has {hunk.old_lines} and {hunk.new_lines}; the counts were ignored")
@@ -345,7 +351,7 @@ def _emit(out: Collector, section: _File | None, raw: RawLines) -> None:
     moving = section.rename is not None and new_path is not None and new_path != source
     target = source if moving or new_path is None else new_path
     for hunk in hunks:
-        line, old_start, old, new, old_lines, new_lines, unterminated, zero_old = hunk
+        line, old_start, old, new, old_lines, new_lines, unterminated, zero_old, marks = hunk
         if not old_lines and not new_lines:
             out.warn(line, f"the hunk at line {line} has no lines and was ignored")
             continue
@@ -358,7 +364,7 @@ def _emit(out: Collector, section: _File | None, raw: RawLines) -> None:
         else:
             scope = _at_end(unterminated) if unterminated else _ANYWHERE
             hint = old_start or None
-        out.block(target, old, new, BlockKind.EDIT, line, line_hint=hint, scope=scope)
+        out.block(target, old, new, BlockKind.EDIT, line, line_hint=hint, scope=scope, marks=marks)
     if moving:
         out.block(source, "", "", BlockKind.MOVE, section.line, move_to=new_path)
     if section.new_mode is not None:
