@@ -324,6 +324,12 @@ def _emit(out: Collector, section: _File | None, raw: RawLines) -> None:
         out.error(section.line, f"{section.cut_short}; nothing is applied to {name}")
         return
     hunks = section.hunks
+    creating = new_path if section.created or section.rename is not None else None
+    if creating is not None and "\\" in creating:
+        out.error(section.line, f"the diff at line {section.line} creates {creating}, whose name holds a backslash: "
+                                "editblocks reads a backslash in a new path as a folder separator (as Windows writes "
+                                f"paths), so nothing is applied to {creating}")
+        return
     if section.created and not any(hunk[4] for hunk in hunks):
         if new_path is None:
             out.error(section.line, f"the diff at line {section.line} creates a file but names none")
