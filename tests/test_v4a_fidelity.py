@@ -13,6 +13,7 @@ import functools
 from pathlib import Path
 
 import pytest
+from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth, slow
 
 from editblocks import Status, parse
 from editblocks.plan import Source, plan_edits
@@ -20,7 +21,6 @@ from editblocks.service.apply import apply
 from editblocks.tools import ToolHandler
 
 from helpers_apply import make_tree, tree_state
-from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth, slow
 
 
 def files(root: Path) -> dict[str, bytes]:
