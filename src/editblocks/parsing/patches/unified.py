@@ -256,9 +256,11 @@ def _no_newline(hunk: _Hunk, previous: str) -> None:
 
 def _cut_short(hunk: _Hunk) -> str:
     """Why the answer, ending inside ``hunk``, ended before the hunk did ("" when the hunk is complete): its header
-    counts more lines than it has, or it has no line at all."""
+    counts more lines than it has (on neither side fewer: a side with more lines than counted was miscounted, not
+    cut off), or it has no line at all."""
     remaining = _remaining(hunk)
-    if remaining is not None and remaining > 0:
+    miscounted = hunk.counts is not None and (hunk.old_lines > hunk.counts[0] or hunk.new_lines > hunk.counts[1])
+    if remaining is not None and remaining > 0 and not miscounted:
         return (f"the answer ends inside the hunk at line {hunk.line}, {remaining} of its counted lines short "
                 "(cut off?)")
     if not hunk.old_lines and not hunk.new_lines:
