@@ -268,6 +268,13 @@ def test_a_diff_creating_a_crlf_file_writes_crlf(tmp_path: Path) -> None:
     assert (root / "win.txt").read_bytes() == b"one\r\ntwo\r\n"
 
 
+@pytest.mark.parametrize("content", [b"one\ntwo\r\nthree\n", b"a\r\nb\r\nc", b"a\r\n\r\nb\r\n", b"x\r\n"])
+def test_a_diff_creating_a_file_keeps_each_lines_break(tmp_path: Path, content: bytes) -> None:
+    diff = git_diff(tmp_path, {"k.txt": b"k\n"}, {"new.txt": content})
+    root, _ = applied(tmp_path, {"k.txt": b"k\n"}, diff + "\nThat creates it.\n\n  Done.\n")
+    assert (root / "new.txt").read_bytes() == content
+
+
 def test_a_diff_creating_a_file_without_a_final_newline(tmp_path: Path) -> None:
     diff = git_diff(tmp_path, {"k.txt": b"k\n"}, {"n.txt": b"one\ntwo"})
     root, _ = applied(tmp_path, {"k.txt": b"k\n"}, diff)

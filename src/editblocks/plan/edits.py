@@ -41,8 +41,8 @@ def create(block: EditBlock, state: FileState) -> EditResult:
             f"cannot create {key}: it already exists and is not empty; to change it, quote the lines to replace "
             "in the old text", Reason.FILE_EXISTS,
         )
-    ending = "\r\n" if "\r\n" in text and text.count("\r\n") == text.count("\n") else "\n"
-    state.buffer = FileBuffer(Document.new_file(ending.join(new_lines) + ending if new_lines else ""))
+    written = text if "\r\n" in text else "\n".join(new_lines) + "\n" if new_lines else ""
+    state.buffer = FileBuffer(Document.new_file(written))  # a patch's CRLF lines keep their line breaks
     return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None,
                       len(new_lines) or None, "create", 1.0)
 

@@ -51,23 +51,36 @@ def lf_only(text: str) -> str:
 
 
 class RawLines:
-    """The answer's lines as it was sent, CRLF kept: split once, and only when a created file asks whether its
-    lines end with CR (the readers read the answer with CRLF as LF)."""
+    """The answer's lines as it was sent, CRLF kept: split once, and only when a created file asks for its lines'
+    endings (the readers read the answer with CRLF as LF)."""
 
     def __init__(self, text: str) -> None:
         self._text = text
         self._lines: list[str] | None = None
 
-    def crlf(self, header: int, last: int) -> bool:
-        """Whether the content lines (`+` lines) of lines ``header + 1`` to ``last`` (1-based) all end with CR while
-        the ``header`` line itself does not: a file written with CRLF, in a patch that is not all CRLF."""
+    def with_endings(self, created: str, header: int, last: int) -> str:
+        """A created file's text (LF line breaks) with each line's break as the answer wrote it: lines ``header + 1``
+        to ``last`` (1-based) hold its content lines (`+`, ` `, or empty), and a line that ends with CR there ends
+        with CRLF. Unchanged when the ``header`` line (a patch line) itself ends with CR, the whole answer having
+        come with CRLF, or when the lines do not match the text one to one."""
         if self._lines is None:
             self._lines = self._text.split("\n") if "\r\n" in self._text else []
         lines = self._lines
         if not lines or header > len(lines) or lines[header - 1].endswith("\r"):
-            return False
-        content = [line for line in lines[header:last] if line.startswith("+")]
-        return bool(content) and all(line.endswith("\r") for line in content)
+            return created
+        content = [line for line in lines[header:last] if line[:1] in ("+", " ", "", "\r")]
+        wanted = created.split("\n")
+        tail = wanted.pop()  # "" when the text ends with a line break
+        if len(content) != len(wanted) + bool(tail) or not any(line.endswith("\r") for line in content):
+            return created
+        rebuilt = []
+        for line, text in zip(content, [*wanted, tail] if tail else wanted):
+            if line.removesuffix("\r")[1:] != text:
+                return created
+            rebuilt.append(text + ("\r\n" if line.endswith("\r") else "\n"))
+        if tail:
+            rebuilt[-1] = rebuilt[-1].rstrip("\r\n")
+        return "".join(rebuilt)
 
 
 def clean_path(raw: str) -> str:

@@ -73,7 +73,7 @@ class _File:
     headers: bool = False  # the ---/+++ pair was seen
     new_mode: int | None = None  # `new mode` / `new file mode`
     cut_short: str = ""  # why the answer ended inside one of its hunks
-    last_line: int = 0  # the section's last line in the answer
+    last_line: int = 0  # the last line of the section's hunks in the answer
 
     @property
     def created(self) -> bool:
@@ -132,6 +132,8 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
             if run is not None:
                 _hunk_run(hunk, run.group())
                 number += hunk.last_run_lines
+                if current is not None:
+                    current.last_line = number
                 position = covered = run.end()
                 after_run = hunk.last_run_lines < RUN_LINES
                 continue
@@ -150,6 +152,8 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
                 else:
                     _hunk_line(hunk, line)
                 covered = position
+                if current is not None:
+                    current.last_line = number
                 continue
             _close_hunk(out, hunk, finished)
             hunk = None
@@ -158,7 +162,6 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
         if line.startswith("diff --git "):
             if current is not None:
                 spans.append((section_start, covered))
-                current.last_line = number - 1
             _emit(out, current, raw)
             current, section_start, covered = _File(number), start, position
             _git_names(current, line[len("diff --git ") :])
@@ -166,7 +169,6 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
             if current is None or current.headers or current.hunks:
                 if current is not None:
                     spans.append((section_start, covered))
-                    current.last_line = number - 1
                 _emit(out, current, raw)
                 current, section_start = _File(number), start
             current.old_path, current.new_path = _header_path(line[4:], "a/"), _header_path(following[4:], "b/")
@@ -196,7 +198,6 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
         _close_hunk(out, hunk, finished)
     if current is not None:
         spans.append((section_start, covered))
-        current.last_line = number
     _emit(out, current, raw)
     _refuse_type_changes(out)
     return out.result(), spans
@@ -336,9 +337,7 @@ def _emit(out: Collector, section: _File | None, raw: RawLines) -> None:
         if new_path is None:
             out.error(section.line, f"the diff at line {section.line} creates a file but names none")
             return
-        text = "".join(hunk[3] for hunk in hunks)
-        if hunks and raw.crlf(hunks[0][0], section.last_line):
-            text = text.replace("\n", "\r\n")
+        text = raw.with_endings("".join(hunk[3] for hunk in hunks), hunks[0][0], section.last_line) if hunks else ""
         ends_bare = any(hunk[6] & NEW_END for hunk in hunks)
         out.block(new_path, "", text, BlockKind.CREATE, section.line, mode=section.new_mode,
                   scope=_UNTERMINATED if ends_bare and text else None)

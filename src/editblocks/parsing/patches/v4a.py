@@ -321,9 +321,7 @@ class _Reader:
             return
         if not section.broken:
             if section.kind is _Kind.ADD:
-                added = "".join(section.added)
-                if self.raw.crlf(section.line, section.last):
-                    added = added.replace("\n", "\r\n")
+                added = self.raw.with_endings("".join(section.added), section.line, section.last)
                 self.out.block(section.path, "", added, BlockKind.CREATE, section.line)
             elif section.kind is _Kind.DELETE:
                 self.out.block(section.path, "", "", BlockKind.DELETE, section.line)
