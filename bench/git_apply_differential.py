@@ -2,18 +2,19 @@
 
     .venv/bin/python bench/git_apply_differential.py [--repo PATH] [--commits 300] [--context 3 0 1]
 
-Takes the last ``--commits`` commits of a local repository (default: this one), and for each commit and each
-context size the `git diff -M` from its parent (`-U0` diffs are applied with `git apply --unidiff-zero`). Each
-diff is applied twice to a fresh folder holding the parent's versions of the files it touches: once by
-`git apply`, once by `editblocks.apply` (format `udiff`). Per touched file it counts:
+Takes the last ``--commits`` commits of a local repository (default: this one), and for each commit, each file it
+changes (a rename as one) and each context size, that file's `git diff -M` from the commit's parent (`-U0` diffs
+are applied with `git apply --unidiff-zero`). Each diff is applied twice to a fresh folder holding the parent's
+version of the file: once by `git apply`, once by `editblocks.apply` (format `udiff`). Per diff it counts:
 
 - exact: both give the same bytes (and the same presence, and the same executable bit);
 - refused: editblocks wrote nothing to the file where git applied it (a refusal is safe, but a loss);
 - wrong: editblocks wrote something else than git (the figure that must stay 0);
 - git refused: git could not apply the diff (then editblocks must not have written the file either).
 
-Binary files are skipped (neither tool applies them from a text diff). Files whose names git cannot spell
-without quotes are kept: they test the unquoting. The run prints the counts, then every file that was not exact.
+Binary files are skipped (neither tool applies them from a text diff), and so are files that are not UTF-8 text
+(editblocks refuses them by design; counted as such). Files whose names git cannot spell without quotes are
+kept: they test the unquoting. The run prints the counts, then every file that was not exact.
 """
 
 from __future__ import annotations
@@ -95,41 +96,57 @@ def state(root: Path, paths: set[str]) -> dict[str, tuple[bytes, bool] | None]:
     return found
 
 
+def is_text(data: bytes) -> bool:
+    """Whether editblocks edits such a file: UTF-8 without NUL bytes (a text diff of anything else is not its job)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return b"\0" not in data
+
+
 def compare(repo: Path, parent: str, commit: str, context: int, scratch: Path) -> list[tuple[str, str, str]]:
-    """(path, verdict, detail) for each file of one commit's diff at one context size."""
-    entries = touched(repo, parent, commit)
-    if not entries:
-        return []
-    paths = sorted({path for _, old, new in entries for path in (old, new) if path is not None})
-    before = {old: blob(repo, parent, old) for _, old, _ in entries if old is not None}
-    diff = git(repo, "diff", "-M", f"-U{context}", parent, commit, "--", *paths).decode("utf-8", "surrogateescape")
-    if not diff.strip():
-        return []
+    """(path, verdict, detail) for each file the commit changes, its diff applied on its own at one context size."""
+    verdicts = []
+    for _, old, new in touched(repo, parent, commit):
+        paths = sorted({path for path in (old, new) if path is not None})
+        before = {old: blob(repo, parent, old)} if old is not None else {}
+        after = blob(repo, commit, new)[0] if new is not None else b""
+        if not all(is_text(data) for data, _ in before.values()) or not is_text(after):
+            verdicts.append((new or old or "?", "not UTF-8 text", ""))
+            continue
+        diff = git(repo, "diff", "-M", f"-U{context}", parent, commit, "--", *paths).decode("utf-8")
+        if diff.strip():
+            verdicts.append(one_diff(diff, paths, before, context, scratch))
+    return verdicts
+
+
+def one_diff(diff: str, paths: list[str], before: dict[str, tuple[bytes, bool]], context: int,
+             scratch: Path) -> tuple[str, str, str]:
+    """Apply one file's diff both ways in fresh folders and compare what each leaves."""
     by_git, by_us = scratch / "git", scratch / "editblocks"
     for folder in (by_git, by_us):
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         lay_out(folder, before)
-    (scratch / "change.diff").write_text(diff, encoding="utf-8", errors="surrogateescape")
+    (scratch / "change.diff").write_text(diff, encoding="utf-8")
     options = ["--unidiff-zero"] if context == 0 else []
     applied = subprocess.run([*GIT, "apply", *options, str(scratch / "change.diff")], cwd=by_git,
                              capture_output=True).returncode == 0
     result = apply(parse(diff, "udiff"), by_us)
-    reasons = {r.path: r.reason for r in result.results if r.reason}
+    reasons = "; ".join(r.reason for r in result.results if r.reason) or "; ".join(
+        d.message for d in result.diagnostics)
     ours, theirs = state(by_us, set(paths)), state(by_git, set(paths))
     original = {path: before.get(path) for path in paths}
-    verdicts = []
-    for path in paths:
-        if not applied:
-            verdict = "git refused" if ours[path] == original[path] else "wrote where git refused"
-        elif ours[path] == theirs[path]:
-            verdict = "exact"
-        elif ours[path] == original[path]:
-            verdict = "refused"
-        else:
-            verdict = "wrong"
-        verdicts.append((path, verdict, reasons.get(path, "")))
-    return verdicts
+    if not applied:
+        verdict = "git refused" if ours == original else "wrote where git refused"
+    elif ours == theirs:
+        verdict = "exact"
+    elif ours == original:
+        verdict = "refused"
+    else:
+        verdict = "wrong"
+    return " → ".join(paths), verdict, reasons
 
 
 def main() -> None:
@@ -145,12 +162,13 @@ def main() -> None:
             for context in args.context:
                 for path, verdict, detail in compare(args.repo, parent, commit, context, Path(scratch)):
                     counts[verdict] += 1
-                    if verdict != "exact":
+                    if verdict not in ("exact", "not UTF-8 text"):
                         notable.append(f"{commit[:10]} -U{context} {path}: {verdict} {detail[:160]}")
     total = sum(counts.values())
     print(f"{total} file diffs from {args.repo} ({args.commits} commits, -U{' -U'.join(map(str, args.context))}): "
           + ", ".join(f"{counts[key]} {key}" for key in ("exact", "refused", "wrong", "git refused",
-                                                          "wrote where git refused") if counts[key]))
+                                                          "wrote where git refused", "not UTF-8 text")
+                      if counts[key]))
     for line in notable:
         print("  " + line)
 

@@ -73,8 +73,9 @@ class Scope:
     anchors: tuple[str, ...] = ()
     after_previous: bool = False
     at_end: bool = False
-    final_newline: bool | None = None
-    exact: bool = False
+    # Left out of the repr (as `EditBlock.mode` and `marks` are): the pinned parser snapshots show what changed.
+    final_newline: bool | None = field(default=None, repr=False)
+    exact: bool = field(default=False, repr=False)
 
 
 class Severity(StrEnum):
@@ -129,8 +130,8 @@ class EditBlock:
     line_hint: int | None = None
     scope: Scope | None = None
     move_to: str | None = None
-    mode: int | None = None
-    marks: str = ""
+    mode: int | None = field(default=None, repr=False)
+    marks: str = field(default="", repr=False)
 
     @property
     def search(self) -> str:

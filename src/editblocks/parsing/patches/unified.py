@@ -193,9 +193,10 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
         elif line.startswith(("Binary files ", "GIT binary patch")):
             current.binary = current.binary or number
     if hunk is not None:
+        cut_short = _cut_short(hunk)
         if current is not None:
-            current.cut_short = _cut_short(hunk)
-        _close_hunk(out, hunk, finished)
+            current.cut_short = cut_short
+        _close_hunk(out, hunk, finished, counted=not cut_short)
     if current is not None:
         spans.append((section_start, covered))
     _emit(out, current, raw)
@@ -302,11 +303,13 @@ def _range(text: str) -> tuple[int, int] | None:
     return int(start), int(count) if comma else 1
 
 
-def _close_hunk(out: Collector, hunk: _Hunk, finished: list[_Done]) -> None:
+def _close_hunk(out: Collector, hunk: _Hunk, finished: list[_Done], *, counted: bool = True) -> None:
+    """The hunk is over: kept for its section, with a warning when its counts disagree with it (``counted``; a hunk
+    the answer cut off gets an error instead)."""
     finished.append((hunk.line, hunk.old_start, "".join(hunk.old), "".join(hunk.new), hunk.old_lines,
                      hunk.new_lines, hunk.unterminated, hunk.counts is not None and hunk.counts[0] == 0,
                      "".join(hunk.marks)))
-    if hunk.counts is not None and (hunk.old_lines, hunk.new_lines) != hunk.counts:
+    if counted and hunk.counts is not None and (hunk.old_lines, hunk.new_lines) != hunk.counts:
         out.warn(hunk.line, f"the hunk at line {hunk.line} says {hunk.counts[0]} old and {hunk.counts[1]} new lines "
                             f"but has {hunk.old_lines} and {hunk.new_lines}; the counts were ignored")
 
