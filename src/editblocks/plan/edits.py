@@ -1,8 +1,10 @@
-"""Marker edits: a block's old text located in its file and replaced, or a new file created.
+"""Marker edits (and diff hunks located by content): a block's old text located in its file and replaced, or a new
+file created.
 
 The file decides what the model meant where the text alone cannot: which of
 several separators ends the old text, whether a byte-order mark or copied
-line numbers belong to it, and whether escaped marker lines are literal.
+line numbers belong to it, whether escaped marker lines are literal, and
+whether a diff hunk's blank context lines are the file's.
 """
 
 from __future__ import annotations

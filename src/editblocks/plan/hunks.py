@@ -1,7 +1,10 @@
 """Patch hunks: located after their `@@` anchor lines and after the previous hunk of the same file.
 
 Still through the ladder, and still refused when the hunk matches more than
-once where it may be.
+once where it may be. A hunk with no old lines goes where its place says (a
+`git diff -U0` header is exact), or creates the missing file it is for; a
+hunk that says how the file ends (`\\ No newline at end of file`) must end
+it, and sets the file's final line break.
 """
 
 from __future__ import annotations

@@ -66,20 +66,17 @@ class RawLines:
         if self._lines is None:
             self._lines = self._text.split("\n") if "\r\n" in self._text else []
         lines = self._lines
-        if not lines or header > len(lines) or lines[header - 1].endswith("\r"):
+        if not lines or header > len(lines) or lines[header - 1].endswith("\r") or not created.endswith("\n"):
             return created
         content = [line for line in lines[header:last] if line[:1] in ("+", " ", "", "\r")]
-        wanted = created.split("\n")
-        tail = wanted.pop()  # "" when the text ends with a line break
-        if len(content) != len(wanted) + bool(tail) or not any(line.endswith("\r") for line in content):
+        wanted = created.split("\n")[:-1]
+        if len(content) != len(wanted) or not any(line.endswith("\r") for line in content):
             return created
         rebuilt = []
-        for line, text in zip(content, [*wanted, tail] if tail else wanted):
+        for line, text in zip(content, wanted):
             if line.removesuffix("\r")[1:] != text:
                 return created
             rebuilt.append(text + ("\r\n" if line.endswith("\r") else "\n"))
-        if tail:
-            rebuilt[-1] = rebuilt[-1].rstrip("\r\n")
         return "".join(rebuilt)
 
 
