@@ -160,14 +160,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         for parent, commit in commits(args.repo, args.commits):
             for context in args.context:
-                for path, verdict, detail in compare(args.repo, parent, commit, context, Path(scratch)):
+                try:
+                    verdicts = compare(args.repo, parent, commit, context, Path(scratch))
+                except subprocess.CalledProcessError:  # a mirror without some of the commit's objects
+                    counts["commit unreadable"] += 1
+                    continue
+                for path, verdict, detail in verdicts:
                     counts[verdict] += 1
                     if verdict not in ("exact", "not UTF-8 text"):
                         notable.append(f"{commit[:10]} -U{context} {path}: {verdict} {detail[:160]}")
-    total = sum(counts.values())
+    total = sum(count for key, count in counts.items() if key != "commit unreadable")
     print(f"{total} file diffs from {args.repo} ({args.commits} commits, -U{' -U'.join(map(str, args.context))}): "
           + ", ".join(f"{counts[key]} {key}" for key in ("exact", "refused", "wrong", "git refused",
-                                                          "wrote where git refused", "not UTF-8 text")
+                                                          "wrote where git refused", "not UTF-8 text",
+                                                          "commit unreadable")
                       if counts[key]))
     for line in notable:
         print("  " + line)
