@@ -9,13 +9,12 @@ from ask_server import Answer, scripted
 
 from editblocks.ask.client import Endpoint
 from editblocks.ask.display import QuietView
-from editblocks.ask.live import BlockLocated, BlockWithdrawn, LiveAnswer
-from editblocks.ask.locator import LiveLocator
 from editblocks.ask.outcome import AskOptions
 from editblocks.ask.rounds import ask
 from editblocks.model import Status
 from editblocks.parsing.stream import parse
-from editblocks.plan import Source, plan_edits
+from editblocks.plan import TargetFile, plan_edits
+from editblocks.service.live import BlockLocated, BlockWithdrawn, LiveAnswer, LiveLocator
 
 FILES = {"a.py": "one = 1\ntwo = 2\nthree = 3\n", "b.py": "x = 1\ny = 2\n"}
 
@@ -30,7 +29,7 @@ ANSWER = ("First a.py.\n\n" + block("a.py", "two = 2\n", "two = 22\n") + "\nNow 
 
 
 def locator() -> LiveLocator:
-    return LiveLocator(lambda path: Source(path, FILES.get(path)))
+    return LiveLocator(lambda path: TargetFile(path, FILES.get(path)))
 
 
 def test_a_block_gets_its_verdict_as_soon_as_its_closing_fence_arrives() -> None:
@@ -53,7 +52,7 @@ def test_live_verdicts_equal_the_planner_on_the_whole_answer(size: int) -> None:
         located += [e for e in live.feed(ANSWER[start : start + size]) if isinstance(e, BlockLocated)]
     located += [e for e in live.close() if isinstance(e, BlockLocated)]
     parsed = parse(ANSWER)
-    plan = plan_edits(parsed.blocks, {p: Source(p, t) for p, t in FILES.items()})
+    plan = plan_edits(parsed.blocks, {p: TargetFile(p, t) for p, t in FILES.items()})
     assert [e.result.status for e in located] == [r.status for r in plan.results]
     assert [e.result.status for e in located] == [Status.APPLIED, Status.FAILED, Status.APPLIED]
     assert live.text == ANSWER and live.result() == parsed
@@ -161,6 +160,6 @@ def test_a_move_onto_a_file_an_earlier_block_created_is_refused() -> None:
 
 def test_the_planner_refuses_a_move_target_it_was_not_given_rather_than_raising() -> None:
     parsed = parse("*** Begin Patch\n*** Update File: a.py\n*** Move to: elsewhere.py\n*** End Patch\n")
-    plan = plan_edits(parsed.blocks, {"a.py": Source("a.py", FILES["a.py"])})
+    plan = plan_edits(parsed.blocks, {"a.py": TargetFile("a.py", FILES["a.py"])})
     assert [r.status for r in plan.results] == [Status.FAILED]
     assert "elsewhere.py was not read" in plan.results[0].reason and plan.files == ()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from editblocks import Reason, Status, parse
+from editblocks import ResultCode, Status, parse
 from editblocks.parsing.patches.unified import parse_unified
 from editblocks.service.apply import apply
 from editblocks.workspace import Workspace
@@ -242,7 +242,7 @@ def test_a_new_executable_file_and_a_mode_already_set(tmp_path: Path) -> None:
     root, result = applied(tmp_path, {"keep.txt": b"k\n"}, diff)
     assert mode_of(root / "tool.sh") & 0o100 and result.files_created == ("tool.sh",)
     again = apply(parse("diff --git a/tool.sh b/tool.sh\nold mode 100644\nnew mode 100755\n", "udiff"), root)
-    assert again.results[0].code is Reason.ALREADY_APPLIED and not again.written
+    assert again.results[0].code is ResultCode.ALREADY_APPLIED and not again.written
 
 
 def test_a_mode_never_sets_set_id_bits(tmp_path: Path) -> None:
@@ -412,7 +412,7 @@ def test_a_blank_line_tolerant_hunk_that_could_go_two_ways_is_refused(tmp_path: 
 def test_the_blank_line_rung_still_demands_one_place(tmp_path: Path) -> None:
     text = "x\na\n\nb\nx\na\n\nb\n"
     root, result = applied(tmp_path, {"m.py": text.encode()}, "--- m.py\n+++ m.py\n@@ ... @@\n a\n b\n+c\n")
-    assert result.results[0].code is Reason.AMBIGUOUS and (root / "m.py").read_text() == text
+    assert result.results[0].code is ResultCode.AMBIGUOUS and (root / "m.py").read_text() == text
 
 
 def test_the_blank_line_rung_is_only_for_diffs(tmp_path: Path) -> None:

@@ -20,11 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from editblocks import StreamParser, parse
-from editblocks.ask.live import BlockLocated, LiveAnswer
-from editblocks.ask.locator import LiveLocator
 from editblocks.cli import main
 from editblocks.model import Format
-from editblocks.plan import Source
+from editblocks.plan import TargetFile
+from editblocks.service.live import BlockLocated, LiveAnswer, LiveLocator
 
 README = ("# Edit blocks\nWrite:\napp.py\n<<<<<<< SEARCH\nold = 1\n=======\nnew = 2\n>>>>>>> REPLACE\n")
 APP = "old = 1\n"
@@ -48,7 +47,7 @@ def chunked(text: str, cuts: list[int]) -> list[str]:
 
 def locator() -> LiveLocator:
     texts = {"README.md": README, "app.py": APP}
-    return LiveLocator(lambda path: Source(path, texts.get(path)))
+    return LiveLocator(lambda path: TargetFile(path, texts.get(path)))
 
 
 answers = st.lists(st.sampled_from(PIECES), min_size=1, max_size=6).map("".join)

@@ -16,7 +16,7 @@ import pytest
 from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth, slow
 
 from editblocks import Status, parse
-from editblocks.plan import Source, plan_edits
+from editblocks.plan import TargetFile, plan_edits
 from editblocks.service.apply import apply
 from editblocks.tools import ToolHandler
 
@@ -152,7 +152,7 @@ def planning(make: object) -> object:
     def run_at(size: int) -> functools.partial[object]:
         text, patch, fmt = make(size)  # type: ignore[operator]
         blocks = parse(patch, fmt).blocks
-        return functools.partial(plan_edits, blocks, {"a.py": Source("a.py", text)})
+        return functools.partial(plan_edits, blocks, {"a.py": TargetFile("a.py", text)})
     return run_at
 
 
@@ -190,6 +190,6 @@ def test_planning_many_hunks_on_one_file_grows_linearly(case: str) -> None:
 def test_the_growth_cases_do_what_they_say() -> None:
     for make in (missing_anchors, found_anchors, u0_insertions):
         text, patch, fmt = make(40)
-        plan = plan_edits(parse(patch, fmt).blocks, {"a.py": Source("a.py", text)})
+        plan = plan_edits(parse(patch, fmt).blocks, {"a.py": TargetFile("a.py", text)})
         wanted = Status.FAILED if make is missing_anchors else Status.APPLIED
         assert {r.status for r in plan.results} == {wanted}, make

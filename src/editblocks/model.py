@@ -6,8 +6,10 @@ between the pure core and the workspace without anyone mutating them.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 PREVIEW_CHARS = 50
 
@@ -21,7 +23,7 @@ class Policy(StrEnum):
 
 
 class Format(StrEnum):
-    """The edit formats a response can be written in (README, "Formats")."""
+    """The edit formats a response can be written in (docs/formats.md)."""
 
     AUTO = "auto"
     DIFF = "diff"
@@ -181,6 +183,11 @@ class Diagnostic:
     def __str__(self) -> str:
         return f"line {self.line}: {self.severity.value}: {self.message}"
 
+    @property
+    def code(self) -> str:
+        """A stable name for the kind of finding, where it has one (`no-op`), else ""; never part of equality."""
+        return ""
+
 
 class HasDiagnostics:
     """`errors` and `warnings` for any result that carries `diagnostics`."""
@@ -204,7 +211,7 @@ class ParseResult(HasDiagnostics):
     diagnostics: tuple[Diagnostic, ...]
 
 
-# --- streaming events (README, "Stream an answer") --------------------------------
+# --- streaming events (docs/python-api.md, "Stream") ------------------------------
 
 
 @dataclass(frozen=True)
@@ -254,7 +261,7 @@ class DiagnosticEvent:
 Event = TextEvent | BlockStarted | BlockProgress | BlockCompleted | ShellSuggested | DiagnosticEvent
 
 
-# --- applying (README, "How a block is located") ---------------------------------
+# --- applying (docs/locating.md) -------------------------------------------------
 
 
 class Status(StrEnum):
@@ -263,7 +270,7 @@ class Status(StrEnum):
     SKIPPED = "skipped"
 
 
-class Reason(StrEnum):
+class ResultCode(StrEnum):
     """Why a block did not simply apply; a stable code next to the prose reason."""
 
     NONE = ""
@@ -311,7 +318,7 @@ class EditResult:
     block: EditBlock
     status: Status
     reason: str = ""
-    code: Reason = Reason.NONE
+    code: ResultCode = ResultCode.NONE
     start_line: int | None = None
     end_line: int | None = None
     strategy: str | None = None
@@ -364,6 +371,7 @@ class ApplyResult:
     dry_run: bool = False  # blocks marked applied would apply; nothing was meant to be written
     files_deleted: tuple[str, ...] = ()
     files_renamed: tuple[tuple[str, str], ...] = ()  # (from, to); the new path is in neither list above
+    run_id: str | None = None  # the undo journal's run that wrote the files (None: nothing was written)
 
     def count(self, status: Status) -> int:
         return sum(1 for r in self.results if r.status is status)
@@ -378,3 +386,15 @@ class ApplyResult:
     @property
     def ok(self) -> bool:
         return all(r.status is Status.APPLIED for r in self.results)
+
+
+_RENAMED = {"Reason": "ResultCode"}
+"""Old public names, kept for one minor version: each warns, then gives the new name's value."""
+
+
+def __getattr__(name: str) -> Any:
+    new = _RENAMED.get(name)
+    if new is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"editblocks.{name} is deprecated: use {new}", DeprecationWarning, stacklevel=2)
+    return globals()[new]

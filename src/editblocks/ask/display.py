@@ -15,7 +15,6 @@ from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.text import Text
 
-from editblocks.ask.live import BlockLocated, BlockWithdrawn, LiveEvent
 from editblocks.model import (
     ApplyResult,
     BlockProgress,
@@ -29,6 +28,7 @@ from editblocks.model import (
     counted,
 )
 from editblocks.report.diffs import render_diff
+from editblocks.service.live import BlockLocated, BlockWithdrawn, LiveEvent
 from editblocks.text.diff import printable
 
 REFRESHES_PER_SECOND = 12

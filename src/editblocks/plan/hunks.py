@@ -14,10 +14,10 @@ from dataclasses import replace
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.normalize import content_key
 from editblocks.locate.types import Ambiguous, Found, NotFound, Rung
-from editblocks.model import EditBlock, EditResult, Format, Reason, Status
+from editblocks.model import EditBlock, EditResult, Format, ResultCode, Status
 from editblocks.plan.files import missing
 from editblocks.plan.outcomes import ambiguous, found, locate_in, locate_options, not_found
-from editblocks.plan.state import FileBuffer, FileState, PlanOptions, lines_of, span_words
+from editblocks.plan.state import FileState, PlanOptions, lines_of, span_words
 from editblocks.text.document import Document
 
 
@@ -40,7 +40,7 @@ def scoped_edit(block: EditBlock, state: FileState, options: PlanOptions) -> Edi
             return EditResult(block, Status.FAILED,
                               f"the `@@ {anchor}` line was not found in {state.source.key}{where}; an `@@` line must "
                               "repeat a line of the file exactly (such as a class or function line), in file order",
-                              Reason.NOT_FOUND)
+                              ResultCode.NOT_FOUND)
         start, after = found_at + 1, f"its `@@ {anchor}` line, line {found_at + 1}"
     search, replacement = lines_of(block.search), lines_of(block.replace)
     if not search:
@@ -50,7 +50,7 @@ def scoped_edit(block: EditBlock, state: FileState, options: PlanOptions) -> Edi
             return EditResult(block, Status.FAILED,
                               f"the hunk adds its lines after line {block.line_hint - 1} (its header counts no old "
                               f"lines), but {state.source.key} has only {len(lines)} lines; nothing was added",
-                              Reason.NOT_FOUND)
+                              ResultCode.NOT_FOUND)
         outcome: Found | Ambiguous | NotFound = Found(at, at, tuple(replacement), (None,) * len(replacement),
                                                       Rung.EXACT)
     else:
@@ -84,19 +84,17 @@ def _placed(block: EditBlock, state: FileState, where: Found, length: int) -> Ed
         return EditResult(block, Status.FAILED,
                           f"the hunk says it ends {state.source.key} (`\\ No newline at end of file`), but "
                           f"{length - where.end} lines follow the place it was found at "
-                          f"{span_words(where.start, where.end)}; nothing was changed", Reason.NOT_FOUND,
+                          f"{span_words(where.start, where.end)}; nothing was changed", ResultCode.NOT_FOUND,
                           where.start + 1, max(where.start + 1, where.end))
     ending = wanted is not None and bool(buffer.lines or where.new_lines) and buffer.final_newline != wanted
     if ending and block.is_noop:
-        buffer.end_with_newline(wanted is True)
+        state.end_with_newline(wanted is True)
         now = "ends with a line break" if wanted else "no longer ends with a line break"
-        return EditResult(block, Status.APPLIED, f"{state.source.key} now {now}", Reason.NONE, where.start + 1,
+        return EditResult(block, Status.APPLIED, f"{state.source.key} now {now}", ResultCode.NONE, where.start + 1,
                           max(where.start + 1, where.end), where.strategy.value, 1.0)
-    result = found(block, state, where, repeats=not scope.exact)
-    if result.status is Status.APPLIED:
-        state.cursor = where.start + len(where.new_lines)
-        if ending:
-            buffer.end_with_newline(wanted is True)
+    result = found(block, state, where, advances=True, repeats=not scope.exact)
+    if result.status is Status.APPLIED and ending:
+        state.end_with_newline(wanted is True)
     return result
 
 
@@ -105,14 +103,14 @@ def _new_file(block: EditBlock, state: FileState) -> EditResult:
     header): the file is created with those lines. A `git diff -U0` header that puts them below the top is refused."""
     if block.scope is not None and block.scope.exact and block.line_hint not in (None, 1):
         return missing(block, state, "change")
-    text = block.new
-    state.buffer = FileBuffer(Document.new_file(text))
+    document = Document.new_file(block.new)
+    state.fill(document)
     if block.scope is not None and block.scope.final_newline is False:
-        state.buffer.end_with_newline(False)
-    count = len(state.buffer.lines)
-    return EditResult(block, Status.APPLIED, f"created {state.source.key}: the hunk only adds lines, and the file did "
-                                             "not exist", Reason.NONE, 1 if count else None, count or None, "create",
-                      1.0)
+        state.end_with_newline(False)
+    count = len(document.lines)
+    return EditResult(block, Status.APPLIED,
+                      f"created {state.source.key}: the hunk only adds lines, and the file did not exist",
+                      ResultCode.NONE, 1 if count else None, count or None, "create", 1.0)
 
 
 def _insertion_point(block: EditBlock, state: FileState, after_anchors: int, length: int) -> int:

@@ -1,85 +1,199 @@
-"""Planning: apply blocks, in order, to in-memory copies of the files, and decide each block's fate.
+"""The incremental planner: decide one block at a time against in-memory copies of its files.
 
-Pure: the caller reads the files (the workspace) and hands over their texts;
-the plan says what every block did and what every changed file becomes.
-Nothing is written until every block has been decided, and with the `abort`
-policy a single failure means nothing is written at all.
+Pure: the caller says how to get a file's text (`TargetFile`); the planner
+decides each block against the file as the accepted blocks before it left
+it. `decide` gives a block's verdict without taking it, so a live display
+can show the verdict the moment the block ends and take the block only when
+it is confirmed; `accept` takes it; `plan` says what every accepted block did
+and what every changed file becomes. `plan_edits` is the batch call: a loop
+over the same three steps. Nothing is written here, and with the `abort`
+policy a single failure means the plan writes nothing at all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
-from editblocks.model import FRONT_END_FORMATS, BlockKind, EditBlock, EditResult, Policy, Reason, Status
+from editblocks.model import FRONT_END_FORMATS, BlockKind, EditBlock, EditResult, Policy, ResultCode, Status
 from editblocks.parsing.filenames import closest_paths
 from editblocks.plan.edits import create, edit
 from editblocks.plan.files import add, delete, move, moving_sections, section_result, set_mode, whole
 from editblocks.plan.hunks import scoped_edit
 from editblocks.plan.state import (
+    Change,
     FileBuffer,
     FilePlan,
     FileState,
     Plan,
     PlanOptions,
-    Source,
     StateOf,
+    TargetFile,
+    apply_change,
     default_policy,
 )
 from editblocks.text.document import Document
 
 
+@dataclass(frozen=True)
+class Decision:
+    """A block's verdict against the files as the accepted blocks left them, and the changes taking it makes."""
+
+    result: EditResult
+    changes: tuple[Change, ...] = ()
+    section: EditBlock | None = field(default=None, compare=False)  # the move this hunk's section ends with
+    generation: int = field(default=0, compare=False)
+
+
+class Planner:
+    """Blocks decided one at a time, in answer order, against in-memory copies of their files.
+
+    ``source_for`` gives what is known of the file a path names (called once per spelling); ``existing`` lists
+    the files to suggest from when a block names a file that does not exist (called only then).
+    """
+
+    def __init__(self, source_for: Callable[[str], TargetFile], options: PlanOptions = PlanOptions(),
+                 existing: Callable[[], Sequence[str]] = tuple) -> None:
+        self._source_for = source_for
+        self._options = options
+        self._existing = existing
+        self._listed: Sequence[str] | None = None
+        self._sources: dict[str, TargetFile] = {}
+        self._states: dict[str, FileState] = {}
+        self._pending: list[Change] = []
+        self._results: list[EditResult] = []
+        self._failed_sections: dict[EditBlock, int] = {}  # move block -> line of its section's first failed hunk
+        self._abort = False
+        self._generation = 0
+
+    @property
+    def options(self) -> PlanOptions:
+        return self._options
+
+    def source(self, path: str) -> TargetFile:
+        """What is known of the file ``path`` names, as the planner first read it."""
+        source = self._sources.get(path)
+        if source is None:
+            source = self._sources[path] = self._source_for(path)
+        return source
+
+    def decide(self, block: EditBlock, section: EditBlock | None = None) -> Decision:
+        """The verdict on ``block`` (a hunk of ``section``, a move that also edits the file, when given); nothing
+        changes until `accept`."""
+        self._pending.clear()
+        state = self._state_of(block.path)
+        source = self.source(block.path)
+        result = section_result(block, section, self._failed_sections.get(block), state, self._state_of) \
+            or self._plan_block(block, state)
+        if not source.refusal:
+            result = replace(result, file=source.key)
+        changes = tuple(self._pending) if result.status is Status.APPLIED else ()
+        self._pending.clear()
+        return Decision(result, changes, section, self._generation)
+
+    def accept(self, decision: Decision) -> None:
+        """Take a decided block: the next block of its file meets the text it leaves, and the plan reports it.
+
+        Raises ValueError for a decision made before another block was accepted (it was decided on other text).
+        """
+        if decision.generation != self._generation:
+            raise ValueError("a decision must be accepted before the next block is accepted")
+        self._generation += 1
+        for change in decision.changes:
+            apply_change(change, self._state_of)
+        result = decision.result
+        self._results.append(result)
+        if result.status is not Status.FAILED:
+            return
+        block = result.block
+        if decision.section is not None:
+            self._failed_sections.setdefault(decision.section, block.line)
+        self._abort = self._abort or (self._options.policy or default_policy(block.format)) is Policy.ABORT
+        state = self._state_of(block.path)
+        if state.failed_at is None:
+            state.failed_at = block.line
+
+    def take(self, blocks: Sequence[EditBlock]) -> list[EditResult]:
+        """Decide and accept ``blocks`` in order (a whole answer, or the blocks a patch was read into)."""
+        sections = moving_sections(blocks)
+        results = []
+        for index, block in enumerate(blocks):
+            decision = self.decide(block, sections.get(index))
+            self.accept(decision)
+            results.append(decision.result)
+        return results
+
+    @property
+    def results(self) -> tuple[EditResult, ...]:
+        """The accepted blocks' results, in the order they were accepted."""
+        return tuple(self._results)
+
+    def plan(self) -> Plan:
+        """Every accepted block's result and every changed file; with the `abort` policy and a failure, nothing
+        is written."""
+        plan = Plan(tuple(self._results), _changed_files(self._states))
+        if self._abort:
+            failed_lines = [r.block.line for r in self._results if r.status is Status.FAILED]
+            return abort_plan(plan, f"block at line {failed_lines[0]} failed and the policy is abort")
+        return plan
+
+    def _state_of(self, path: str) -> FileState:
+        source = self.source(path)
+        state = self._states.get(source.key)
+        if state is None:
+            buffer = FileBuffer(Document.from_text(source.text)) if source.text is not None else None
+            state = self._states[source.key] = FileState(source, buffer, self._pending)
+        state.links.update(source.links)
+        return state
+
+    def _plan_block(self, block: EditBlock, state: FileState) -> EditResult:
+        options = self._options
+        source = state.source
+        if source.refusal:
+            return EditResult(block, Status.FAILED, source.refusal, ResultCode.REFUSED, refusal=source.refusal_code)
+        if state.failed_at is not None and (options.policy or default_policy(block.format)) is Policy.SKIP_FILE:
+            return EditResult(
+                block, Status.SKIPPED, f"skipped: an earlier block for {source.key} (line {state.failed_at}) failed",
+                ResultCode.SKIPPED_AFTER_FAILURE,
+            )
+        if block.kind is BlockKind.CREATE and block.format not in FRONT_END_FORMATS:
+            return create(block, state)
+        if block.kind is not BlockKind.EDIT or block.scope is not None:
+            return _plan_patch_block(block, state, options, self._state_of)
+        if state.buffer is None:
+            reason = f"file not found: {block.path}"
+            if self._listed is None:
+                self._listed = self._existing()
+            suggestions = closest_paths(block.path, self._listed)
+            if suggestions:
+                reason += "; did you mean " + " or ".join(f"`{path}`" for path in suggestions) + "?"
+            return EditResult(block, Status.FAILED, reason, ResultCode.FILE_NOT_FOUND)
+        return edit(block, state, options)
+
+
 def plan_edits(
-    blocks: Sequence[EditBlock], sources: Mapping[str, Source], options: PlanOptions = PlanOptions(),
+    blocks: Sequence[EditBlock], sources: Mapping[str, TargetFile], options: PlanOptions = PlanOptions(),
     existing: Sequence[str] = (),
 ) -> Plan:
-    """Decide every block against the current in-memory text of its file.
+    """Decide every block against the current in-memory text of its file: `Planner`, fed the whole answer.
 
     ``existing`` lists files under the root (as far as the caller knows them), to suggest the path a model meant
     when the file it names does not exist.
     """
-    states: dict[str, FileState] = {}
-    results: list[EditResult] = []
-    abort = False
+    planner = Planner(lambda path: sources.get(path) or unread(path), options, lambda: existing)
+    planner.take(blocks)
+    return planner.plan()
 
-    def state_of(path: str) -> FileState:
-        # a block may name a second file (a move's target) the caller did not read: refuse it, never raise
-        source = sources.get(path) or Source(path, None, refusal=f"{path} was not read for this plan",
-                                             refusal_code="unreadable")
-        state = states.get(source.key)
-        if state is None:
-            buffer = FileBuffer(Document.from_text(source.text)) if source.text is not None else None
-            state = states[source.key] = FileState(source, buffer)
-        return state
 
-    sections = moving_sections(blocks)
-    failed_sections: dict[int, int] = {}  # move block index -> line of its section's first failed hunk
-    for index, block in enumerate(blocks):
-        state = state_of(block.path)
-        source = sources.get(block.path, state.source)
-        result = section_result(blocks, index, sections, failed_sections, state, state_of) \
-            or _plan_block(block, state, options, existing, state_of)
-        if not source.refusal:
-            result = replace(result, file=source.key)
-        if result.status is Status.FAILED and index in sections:
-            failed_sections.setdefault(sections[index], block.line)
-        if result.status is Status.FAILED:
-            policy = options.policy or default_policy(block.format)
-            abort = abort or policy is Policy.ABORT
-            if state.failed_at is None:
-                state.failed_at = block.line
-        results.append(result)
-    plan = Plan(tuple(results), _changed_files(states))
-    if abort:
-        failed_lines = [r.block.line for r in results if r.status is Status.FAILED]
-        return abort_plan(plan, f"block at line {failed_lines[0]} failed and the policy is abort")
-    return plan
+def unread(path: str) -> TargetFile:
+    """A file the caller did not read (a move's target it was not told of): refused, never a crash."""
+    return TargetFile(path, None, refusal=f"{path} was not read for this plan", refusal_code="unreadable")
 
 
 def abort_plan(plan: Plan, why: str) -> Plan:
     """Nothing is written: blocks that would have applied are reported as skipped, saying why."""
     results = tuple(
-        replace(r, status=Status.SKIPPED, code=Reason.ABORTED, reason=f"not applied: {why}; nothing was written")
+        replace(r, status=Status.SKIPPED, code=ResultCode.ABORTED, reason=f"not applied: {why}; nothing was written")
         if r.status is Status.APPLIED
         else r
         for r in plan.results
@@ -101,29 +215,6 @@ def _changed_files(states: Mapping[str, FileState]) -> tuple[FilePlan, ...]:
         elif text != state.source.text or executable is not None:
             files.append(FilePlan(key, state.source.text, text, executable=executable))
     return tuple(files)
-
-
-def _plan_block(block: EditBlock, state: FileState, options: PlanOptions, existing: Sequence[str],
-                state_of: StateOf) -> EditResult:
-    source = state.source
-    if source.refusal:
-        return EditResult(block, Status.FAILED, source.refusal, Reason.REFUSED, refusal=source.refusal_code)
-    if state.failed_at is not None and (options.policy or default_policy(block.format)) is Policy.SKIP_FILE:
-        return EditResult(
-            block, Status.SKIPPED, f"skipped: an earlier block for {source.key} (line {state.failed_at}) failed",
-            Reason.SKIPPED_AFTER_FAILURE,
-        )
-    if block.kind is BlockKind.CREATE and block.format not in FRONT_END_FORMATS:
-        return create(block, state)
-    if block.kind is not BlockKind.EDIT or block.scope is not None:
-        return _plan_patch_block(block, state, options, state_of)
-    if state.buffer is None:
-        reason = f"file not found: {block.path}"
-        suggestions = closest_paths(block.path, existing)
-        if suggestions:
-            reason += "; did you mean " + " or ".join(f"`{path}`" for path in suggestions) + "?"
-        return EditResult(block, Status.FAILED, reason, Reason.FILE_NOT_FOUND)
-    return edit(block, state, options)
 
 
 def _plan_patch_block(block: EditBlock, state: FileState, options: PlanOptions, state_of: StateOf) -> EditResult:

@@ -16,6 +16,7 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from editblocks.errors import GitError, NoWorkTree
 from editblocks.workspace.dirfd import (
     Tree,
     describe,
@@ -26,7 +27,7 @@ from editblocks.workspace.dirfd import (
     with_executable,
     write_new_file,
 )
-from editblocks.workspace.git import GitError, NoWorkTree, stage
+from editblocks.workspace.git import stage
 from editblocks.workspace.journal import Journal
 from editblocks.workspace.reading import FileSnapshot, Reader, codec_for
 from editblocks.workspace.records import JournalEntry, Run, RunState, fingerprint
@@ -238,7 +239,7 @@ class Committer:
 
     def _roll_back(self, tree: Tree, run: Run) -> str:
         """Put back every file a failed commit touched; the sentence says whether that worked."""
-        plan = plan_restore(tree, run, self._reader, self._journal, force=False)
+        plan = plan_restore(tree, run, self._reader, self._journal, force=False, exact_modes=True)
         problem = plan.problem or "; ".join(f"`{path}` {why}" for path, why in plan.refused)
         if not problem:
             _, _, problem = apply_restore(tree, run, plan)

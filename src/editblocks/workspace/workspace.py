@@ -24,21 +24,25 @@ us) come back as values; only a busy or unusable workspace raises.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 
 from editblocks.errors import WorkspaceError
 from editblocks.workspace.commit import CommitOutcome, Committer, PlannedWrite
-from editblocks.workspace.dirfd import describe
+from editblocks.workspace.dirfd import Kind, Tree, describe, scan
 from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES, Journal
 from editblocks.workspace.lock import hold
-from editblocks.workspace.paths import Refusal
+from editblocks.workspace.paths import Refusal, RefusalCode
+from editblocks.workspace.project_files import walk_files
 from editblocks.workspace.reading import FileSnapshot, Reader
-from editblocks.workspace.records import Run, RunState
+from editblocks.workspace.records import Run, RunState, UntrustedRun
 from editblocks.workspace.undo import Undoer, UndoOutcome
 
 __all__ = ["Workspace"]
+
+_ROOT_SPELLINGS = frozenset({"", ".", "./", "/"})
+_PROBE = "editblocks-folder-probe"
 
 
 class Workspace:
@@ -76,6 +80,35 @@ class Workspace:
         """A snapshot of the file ``path`` names (or of its absence), or why it cannot be edited."""
         return self._reader.read(path)
 
+    def files(self) -> Sequence[str]:
+        """Up to `MAX_WALKED_FILES` files under the root, never through a link, `.git/` and the journal left out."""
+        return walk_files(self.root)
+
+    def folder(self, path: str) -> str | None:
+        """The folder ``path`` names inside the root (`""` for the root), or None when it names no folder.
+
+        The path checks are the files' own: a file name is resolved inside the
+        folder, so `..`, links leading out, `.git` and `.editblocks` are refused
+        exactly as they are for files.
+        """
+        if path.strip() in _ROOT_SPELLINGS or os.path.abspath(path) == str(self.root):
+            return ""
+        rel = self.resolve(path)
+        if not isinstance(rel, Refusal) or rel.code is not RefusalCode.DIRECTORY:
+            return None
+        probe = self.resolve(path.rstrip("/\\") + "/" + _PROBE)
+        if isinstance(probe, Refusal):
+            return None
+        return probe.rsplit("/", 1)[0] if "/" in probe else ""
+
+    def entries(self, folder: str) -> list[tuple[str, bool]]:
+        """The visible names in ``folder`` and whether each is a real folder (links are listed, never followed):
+        none if it is gone; OSError if it cannot be read or is now a link (it is opened without following one)."""
+        with Tree(self.root) as tree:
+            fd = tree.folder(folder)
+            return [] if fd is None else [(name, kind is Kind.FOLDER) for name, kind in scan(fd)
+                                          if not name.startswith(".")]
+
     def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False) -> CommitOutcome:
         """Write every planned file, or none of them.
 
@@ -86,17 +119,19 @@ class Workspace:
         """
         return self._committer.commit(writes, git_add=git_add)
 
-    def undo(self, *, force: bool = False) -> UndoOutcome:
+    def undo(self, *, force: bool = False, only: Collection[str] | None = None) -> UndoOutcome:
         """Put back what the most recent run not yet undone changed, or finish an interrupted run.
 
         All or nothing: if any file changed after the run wrote it, nothing is
         touched and those files are listed in ``refused`` — unless ``force``,
         which restores them anyway, discarding the later changes. A run whose
         record is damaged stops undo; ``force`` sets it aside and undoes the
-        run before it. Index entries `git_add` staged are put back too. Hold
-        `lock()` around it: a run another process is still writing also looks pending.
+        run before it. Index entries `git_add` staged are put back too. With
+        ``only`` (run ids), a newest run not among them is left alone and named
+        in ``not_ours``: a door undoes only the runs it made. Hold `lock()`
+        around it: a run another process is still writing also looks pending.
         """
-        return self._undoer.undo(force=force)
+        return self._undoer.undo(force=force, only=only)
 
     def next_undo_paths(self) -> tuple[str, ...] | None:
         """The files of the run `undo` would undo next, or None when there is no such run or its record is damaged."""
@@ -105,7 +140,7 @@ class Workspace:
         except OSError:
             return None
         for record in records:
-            if isinstance(record, Run) and record.state is RunState.UNDONE:
+            if isinstance(record, UntrustedRun) or (isinstance(record, Run) and record.state is RunState.UNDONE):
                 continue
             return tuple(entry.path for entry in record.entries) if isinstance(record, Run) else None
         return None
