@@ -52,6 +52,7 @@ def block_json(block: EditBlock) -> dict[str, Any]:
         "format": block.format.value,
         "line": block.line,
         **({"move_to": block.move_to} if block.move_to is not None else {}),
+        **({"mode": f"{block.mode:o}"} if block.mode is not None else {}),
     }
 
 
