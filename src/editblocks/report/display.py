@@ -164,6 +164,16 @@ def _with_omitted(shown: RenderableType, cut: Capped[Any]) -> RenderableType:
     return Group(shown, *(Text(printable(line), style="dim") for line in omitted_lines(cut)))
 
 
+def no_blocks_message(format: str) -> str:
+    """Say which formats were looked for, so an answer in an unexpected shape (or a wrong --format) is easy to
+    tell apart from an answer that holds no edit at all."""
+    if format == "auto":
+        names = ", ".join(info.format.value for info in CATALOG)
+        return f"no edit blocks found: looked for every format ({names}); `editblocks formats` shows each"
+    return (f"no edit blocks found in the {format} format; --format auto tries every format, and "
+            "`editblocks formats` shows each")
+
+
 def formats_report() -> RenderableType:
     parts: list[RenderableType] = []
     for info in CATALOG:
