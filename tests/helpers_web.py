@@ -60,10 +60,11 @@ def served(root: Path, answer: str | None = ANSWER, options: ApplyOptions | None
 
 @contextmanager
 def served_workbench(root: Path, base_url: str | None, *, model: str | None = "test-model", retries: int = 2,
-                     api_key: str | None = "test-key") -> Iterator[tuple[Workbench, WorkbenchServer]]:
+                     api_key: str | None = "test-key", options: ApplyOptions | None = None,
+                     ) -> Iterator[tuple[Workbench, WorkbenchServer]]:
     """The workbench on ``root`` asking the model at ``base_url`` (the scripted server), served on a free port."""
     settings = ModelSettings(model, base_url, api_key, timeout=20.0, backoff=0.01, retries=retries)
-    bench = Workbench(root, settings)
+    bench = Workbench(root, settings, options=options)
     with WorkbenchServer(bench) as server:
         yield bench, server
 

@@ -79,8 +79,9 @@ class Turn:
 class Conversation:
     """The rounds of one conversation and its blocks, in order."""
 
-    def __init__(self, name: str | None = None) -> None:
+    def __init__(self, name: str | None = None, *, whole_files: bool = True) -> None:
         self.name = name  # its run folder under .editblocks/runs, once saved
+        self.whole_files = whole_files  # policy `file`: a file with a failed block waits for its fix
         self.turns: list[Turn] = []
         self._entries: dict[tuple[int, int], Entry] = {}
 
@@ -119,7 +120,10 @@ class Conversation:
     def waiting_files(self) -> set[str]:
         """The files that wait for the model's fix: the last whole round with an accepted block for the file has an
         accepted block for it that failed. A file is written only when every block for it applies, so the held
-        blocks of such a file wait with it (a failed block the reviewer rejected waits for nothing)."""
+        blocks of such a file wait with it (a failed block the reviewer rejected waits for nothing). Under another
+        policy no file waits."""
+        if not self.whole_files:
+            return set()
         latest: dict[str, int] = {}
         failed: dict[str, set[int]] = {}
         whole = {turn.number for turn in self.turns if turn.whole}

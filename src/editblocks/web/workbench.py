@@ -29,7 +29,7 @@ from editblocks.ask.client import make_client
 from editblocks.ask.messages import conversation, feedback_turns, request
 from editblocks.ask.outcome import prompt_files
 from editblocks.errors import AskInputError, EndpointError, WorkspaceError
-from editblocks.model import ApplyResult, Format, Status, counted
+from editblocks.model import ApplyResult, Format, Policy, Status, counted
 from editblocks.plan import Plan
 from editblocks.prompts import PROMPT_FORMATS
 from editblocks.service.options import ApplyOptions
@@ -89,7 +89,8 @@ class Workbench:
         self.version = 0
         self.review_version = 0  # what Apply must have seen: the choices, verdicts and writes so far
         self.files_rev = 0
-        self.conversation = Conversation()
+        self._whole_files = options.on_failure in (None, Policy.FILE)
+        self.conversation = Conversation(whole_files=self._whole_files)
         self._log: ConversationLog | None = None
         self.verdicts = LiveVerdicts(self.session)
         self.preview: ApplyResult | None = None
@@ -253,7 +254,7 @@ class Workbench:
     def new_conversation(self) -> None:
         with self._lock:
             self._check_idle()
-            self.conversation = Conversation()
+            self.conversation = Conversation(whole_files=self._whole_files)
             self._log = None
             self.message = "a new conversation: the next instruction starts it"
             self._replan()
@@ -267,7 +268,7 @@ class Workbench:
             saved = load(self.root, name)
             if saved is None:
                 raise Refused(f"there is no saved conversation {name!r}", 404)
-            self.conversation = reopened = Conversation(name)
+            self.conversation = reopened = Conversation(name, whole_files=self._whole_files)
             verdicts = LiveVerdicts(self.session)
             for kept in saved.turns:
                 fmt = Format(kept.format) if kept.format in PROMPT_FORMATS else Format.DIFF
