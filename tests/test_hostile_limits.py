@@ -26,7 +26,7 @@ from editblocks.locate import cache as session_module
 from editblocks.locate.budget import CompareBudget
 from editblocks.locate.fuzzy import FuzzyLines, rank_windows
 from editblocks.locate.view import FileView
-from editblocks.model import Diagnostic, Severity, Status
+from editblocks.model import Diagnostic, Policy, Severity, Status
 from editblocks.plan import PlanOptions, TargetFile, plan_edits
 from editblocks.report.display import diagnostics_table, parse_report
 from editblocks.report.grouping import SHOWN_PER_KIND, diff_head
@@ -172,7 +172,8 @@ def test_sharing_a_view_between_blocks_changes_no_outcome(seed, monkeypatch):
     blocks = parse(answer).blocks
 
     def outcome() -> tuple[list[tuple[object, ...]], list[str]]:
-        plan = plan_edits(blocks, {"big.py": TargetFile("big.py", text)}, PlanOptions(fuzzy=seed % 2 == 1))
+        options = PlanOptions(fuzzy=seed % 2 == 1, policy=Policy.CONTINUE)  # a mix of applied and failed blocks
+        plan = plan_edits(blocks, {"big.py": TargetFile("big.py", text)}, options)
         return ([(r.status, r.code, r.start_line, r.end_line, r.strategy, r.reason) for r in plan.results],
                 [changed.text for changed in plan.files])
 
@@ -252,7 +253,9 @@ def test_failures_are_never_hidden_behind_many_applied_blocks(tmp_path):
     answer = tmp_path / "answer.md"
     answer.write_text(one_line_edits(200, 2_000) + diff_block("big.py", "not there\n", "x\n"))
     html = tmp_path / "report.html"
-    _, out = run_cli("apply", str(answer), "--root", str(tmp_path), "--dry-run", "--html", str(html))
+    # `continue`: the 200 good blocks are written beside the failed one, so their report is what is cut short
+    _, out = run_cli("apply", str(answer), "--root", str(tmp_path), "--dry-run", "--html", str(html),
+                     "--on-failure", "continue")
     assert out.count("✓ applied") == SHOWN_PER_KIND
     assert "… and 150 more like this: applied" in out
     assert "✗ failed" in out and "not there" not in out.split("✗ failed")[0]
@@ -296,7 +299,8 @@ def test_feedback_names_some_applied_blocks_and_still_lists_failures(tmp_path):
     answer = tmp_path / "answer.md"
     answer.write_text(one_line_edits(400, 4_000, gone_every=2))
     feedback = tmp_path / "feedback.txt"
-    run_cli("apply", str(answer), "--root", str(tmp_path), "--dry-run", "--feedback", str(feedback))
+    run_cli("apply", str(answer), "--root", str(tmp_path), "--dry-run", "--feedback", str(feedback),
+            "--on-failure", "continue")
     message = feedback.read_text()
     assert len(message) <= 6_000
     assert "and 180 more blocks" in message
