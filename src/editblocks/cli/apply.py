@@ -23,6 +23,7 @@ from editblocks.cli.shared import (
     JSON_HELP,
     JsonAwareCommand,
     console,
+    draws_plain,
     emit_json,
     max_bytes_option,
     root_option,
@@ -60,6 +61,13 @@ def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_ru
 
         emit_json(apply_json(result))
         return
+    if draws_plain():
+        from editblocks.report.outcome_text import plain_apply_report
+
+        plain = plain_apply_report(result, show_diffs=show_diffs, dry_run=dry_run)
+        if plain is not None:
+            sys.stdout.write(("" if result.results else "no edit blocks found\n") + plain)
+            return
     from editblocks.report.display import apply_report
 
     out = console()

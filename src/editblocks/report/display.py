@@ -19,10 +19,8 @@ from editblocks.model import (
     EditBlock,
     EditResult,
     ParseResult,
-    ResultCode,
     Severity,
     ShellSuggestion,
-    Status,
     counted,
     preview,
     shared_line_prefix,
@@ -35,12 +33,11 @@ from editblocks.report.grouping import (
     Capped,
     capped,
     describe_diagnostic,
-    describe_result,
     diagnostic_kind,
     diff_head,
     omitted_lines,
-    result_kind,
 )
+from editblocks.report.outcome_text import outcome_pieces, shown_outcomes, summary_pieces
 from editblocks.text.diff import printable
 
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
@@ -168,22 +165,6 @@ def formats_report() -> RenderableType:
     return Group(*parts)
 
 
-_STATUS_MARK = {
-    Status.APPLIED: ("✓ applied", "green"),
-    Status.FAILED: ("✗ failed ", "bold red"),
-    Status.SKIPPED: ("- skipped", "yellow"),
-}
-
-
-def _span(result: EditResult) -> str:
-    path = printable(result.path)
-    if result.start_line is None:
-        return path
-    if result.end_line is None or result.end_line == result.start_line:
-        return f"{path}:{result.start_line}"
-    return f"{path}:{result.start_line}-{result.end_line}"
-
-
 def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> RenderableType:
     """Each block's outcome, the diffs if asked, shell suggestions and a one-line summary, all cut to a readable
     size (`grouping`): the first of each kind, then how many more of that kind there are."""
@@ -208,47 +189,16 @@ def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> Ren
 def outcome_list(results: Sequence[EditResult], per_kind: int = SHOWN_PER_KIND,
                  total: int = SHOWN_IN_ALL) -> list[RenderableType]:
     """Each block's outcome, up to ``per_kind`` of each status and code and ``total`` in all; the rest counted."""
-    cut = capped(results, result_kind, describe_result, per_kind, total)
-    shown: list[RenderableType] = [outcome_lines(outcome) for outcome in cut.shown]
-    shown += [Text(printable(line), style="dim") for line in omitted_lines(cut)]
+    outcomes, omitted = shown_outcomes(results, per_kind, total)
+    shown: list[RenderableType] = [outcome_lines(outcome) for outcome in outcomes]
+    shown += [Text(line, style="dim") for line in omitted]
     return shown
 
 
 def outcome_lines(outcome: EditResult) -> Text:
     """`✓ applied src/a.py:3-5  block at line 12  exact`, then the reason and any near-miss diff, indented."""
-    mark, style = _STATUS_MARK[outcome.status]
-    text = Text.assemble((mark, style), " ", (_span(outcome), "cyan"), (f"  block at line {outcome.block.line}", "dim"))
-    if outcome.status is Status.APPLIED:
-        text.append(f"  {outcome.reason or outcome.strategy or ''}", style="dim")
-    else:
-        text.append(f"\n    {printable(outcome.reason)}")
-    # The hint quotes file lines: split at newlines only (a form feed is part of a line), shown safely.
-    for line in outcome.hint.split("\n") if outcome.hint else ():
-        text.append(f"\n      {printable(line)}", style="dim")
-    return text
-
-
-def summary_counts(result: ApplyResult) -> str:
-    """`2 applied, 1 failed, 0 skipped`."""
-    return (f"{result.count(Status.APPLIED)} applied, {result.count(Status.FAILED)} failed, "
-            f"{result.count(Status.SKIPPED)} skipped")
+    return Text.assemble(*outcome_pieces(outcome))
 
 
 def summary_line(result: ApplyResult, *, dry_run: bool) -> Text:
-    text = Text.assemble(("Summary: ", "bold"), summary_counts(result))
-    already = sum(1 for r in result.results if r.code is ResultCode.ALREADY_APPLIED)
-    if already:
-        text.append(f" ({already} already applied)")
-    if result.files_modified:
-        text.append(" · modified: " + printable(", ".join(result.files_modified)))
-    if result.files_created:
-        text.append(" · created: " + printable(", ".join(result.files_created)))
-    if result.files_deleted:
-        text.append(" · deleted: " + printable(", ".join(result.files_deleted)))
-    if result.files_renamed:
-        text.append(" · renamed: " + printable(", ".join(f"{old} → {new}" for old, new in result.files_renamed)))
-    if dry_run:
-        text.append(" · dry run, nothing written", style="yellow")
-    elif not result.written and result.diffs:
-        text.append(" · nothing written", style="bold red")
-    return text
+    return Text.assemble(*summary_pieces(result, dry_run=dry_run))

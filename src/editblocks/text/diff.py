@@ -11,8 +11,6 @@ import os
 import re
 import unicodedata
 
-from rapidfuzz.distance import Indel
-
 from editblocks.text.line_diff import Opcode, hunks, line_opcodes
 
 CONTEXT_LINES = 3
@@ -142,6 +140,8 @@ def word_changes(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[
 
 def _changed_runs(old_tokens: list[str], new_tokens: list[str]) -> list[tuple[int, int, int, int]]:
     """Token ranges that differ; a deletion next to an insertion is one replaced run."""
+    from rapidfuzz.distance import Indel  # only the word highlighting of a drawn diff needs it
+
     runs: list[tuple[int, int, int, int]] = []
     after_equal = True
     for opcode in Indel.opcodes(old_tokens, new_tokens):
