@@ -89,8 +89,8 @@ def plain_apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) 
     (a table of diagnostics or shell commands, or a tab to expand to the next column)."""
     if result.diagnostics or result.shell:
         return None
-    shown, omitted = shown_outcomes(result.results)
-    lines = [_plain(outcome_pieces(outcome)) for outcome in shown] + omitted
+    outcomes, omitted = shown_outcomes(result.results)
+    lines = [_plain(outcome_pieces(outcome)) for outcome in outcomes] + omitted
     if show_diffs:
         for diff in result.diffs:
             shown, note = diff_head(diff.unified)
