@@ -23,13 +23,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from editblocks.errors import WorkspaceError
-from editblocks.model import ApplyResult, EditResult, Format, ParseResult
+from editblocks.model import ApplyResult, EditResult, Format, ParseResult, counted
 from editblocks.service.options import ApplyOptions
 from editblocks.service.session import EditSession
 from editblocks.web.answer import AnswerFeed
+from editblocks.web.listeners import Listener, Listeners
 from editblocks.web.view import BlockOutcome, Outcome, build_view
-
-Listener = Callable[[], None]
 
 
 @dataclass(frozen=True)
@@ -66,7 +65,7 @@ class ReviewState:
         self.root = str(getattr(session.store, "root", root))
         self._format = options.format
         self._lock = threading.RLock()
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners()
         self._version = 0
         self._cached: tuple[int, str] | None = None
         self._answer = AnswerFeed(session.live(self._format))
@@ -181,7 +180,7 @@ class ReviewState:
             written = _files_written(result)
             if written:
                 self._applied = _Run(indexes, result)  # Undo now undoes this run
-                self._message = f"applied: {written} file{'s' if written != 1 else ''} written"
+                self._message = f"applied: {counted(written, 'file')} written"
             else:  # no run was journaled, so there is nothing for Undo to undo
                 self._preview = _Run(indexes, result)
                 self._message = "nothing written: " + (result.notes[0] if result.notes else "no accepted block applies")
@@ -249,22 +248,11 @@ class ReviewState:
 
     def wake(self) -> None:
         """Call the listeners without a change (a server stopping its event streams)."""
-        with self._lock:
-            listeners = list(self._listeners)
-        for listener in listeners:
-            listener()
+        self._listeners.notify()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener`` after every change (from whichever thread made it); returns the unsubscribe call."""
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.subscribe(listener)
 
     # --- inside -----------------------------------------------------------------------------------------------
 
