@@ -78,22 +78,20 @@ def _changed_window(old: str, new: str, context: int) -> _Window:
     head = old.count("\n", 0, head_end)
     tail_chars = _common_suffix(old, new, min(len(old), len(new)) - head_end)
     tail = 0
+    old_end = len(old)  # where the window ends: ``context`` lines into the equal trailing lines
     if tail_chars:
         old_tail, new_tail = len(old) - tail_chars, len(new) - tail_chars
-        tail = old.count("\n", old_tail, len(old) - 1) + (
-            (old_tail == head_end or old[old_tail - 1] == "\n") and (new_tail == head_end or new[new_tail - 1] == "\n"))
+        begins_line = ((old_tail == head_end or old[old_tail - 1] == "\n")
+                       and (new_tail == head_end or new[new_tail - 1] == "\n"))
+        tail = old.count("\n", old_tail, len(old) - 1) + begins_line
+        if tail > context:
+            old_end = old_tail if begins_line else old.find("\n", old_tail) + 1
+            for _ in range(context):
+                old_end = old.find("\n", old_end) + 1
     start = head_end
     for _ in range(min(head, context)):
         start = old.rfind("\n", 0, start - 1) + 1
-    cut = max(0, tail - context)
-    return _Window(start, _start_of_last_lines(old, cut), start, _start_of_last_lines(new, cut), max(0, head - context))
-
-
-def _start_of_last_lines(text: str, count: int) -> int:
-    end = len(text)
-    for _ in range(count):
-        end = text.rfind("\n", 0, end - 1) + 1
-    return end
+    return _Window(start, old_end, start, len(new) - (len(old) - old_end), max(0, head - context))
 
 
 COMPARE_CHUNK = 65_536
