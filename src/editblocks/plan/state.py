@@ -13,6 +13,7 @@ from editblocks.locate.cache import FileCache
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.types import DEFAULT_RUNGS, EXACT_ONLY, Rung
 from editblocks.model import EditResult, Format, Policy, Status
+from editblocks.plan.line_shifts import LineShifts
 from editblocks.text.document import Document, TextBuffer
 
 INDEX_FROM_BLOCK = 4  # a file's 4th block on: index its lines, so many blocks never cost blocks × lines
@@ -148,8 +149,8 @@ class FileState:
     """Shared by every file of one planner: the changes of the block being decided."""
     blocks_seen: int = 0
     failed_at: int | None = None
-    edits: list[tuple[int, int, int]] = field(default_factory=list)
-    """(start, end, lines written) of every splice so far, in order: maps a line hint onto the current text."""
+    shifts: LineShifts = field(default_factory=LineShifts)
+    """Every splice so far, in order: maps a line hint onto the current text."""
     cursor: int = 0  # where the last hunk ended: a patch's next hunk of this file is looked for after it
     removed: bool = False  # deleted, or moved away, by a block
     moved_from: str | None = None
@@ -159,10 +160,7 @@ class FileState:
 
     def current_line(self, line: int) -> int:
         """Where the file's original 0-based ``line`` is now, after the edits made so far."""
-        for start, end, written in self.edits:
-            if line >= end:
-                line += written - (end - start)
-        return line
+        return self.shifts.current_line(line)
 
     def lines_and_index(self) -> tuple[list[str], LineIndex | None]:
         assert self.buffer is not None
@@ -192,7 +190,7 @@ def apply_change(change: Change, state_of: Callable[[str], FileState]) -> None:
     if isinstance(change, Splice):
         assert state.buffer is not None
         state.buffer.splice(change.start, change.end, change.new_lines, change.sources)
-        state.edits.append((change.start, change.end, len(change.new_lines)))
+        state.shifts.add(change.start, change.end, len(change.new_lines))
         if change.advances:
             state.cursor = change.start + len(change.new_lines)
     elif isinstance(change, NewText):
