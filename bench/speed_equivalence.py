@@ -43,7 +43,7 @@ import editblocks  # noqa: E402
 from editblocks import apply, feedback_message, git_patch, parse, reply_format, undo  # noqa: E402
 from editblocks.report.serialize import apply_json, json_text, parse_json  # noqa: E402
 
-RUN_ID = re.compile(r"\b\d{8}T\d{6}(?:[-.]\w+)*\b|\b[0-9a-f]{8,}-[0-9a-f-]{8,}\b")
+RUN_ID = re.compile(r"\b\d{8}-\d{8}T\d{6}Z\b")
 FENCE_BY_VALUE = tuple(["```", "```"])
 
 
