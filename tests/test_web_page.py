@@ -163,7 +163,7 @@ def test_a_block_shows_its_final_verdict_as_soon_as_it_closes_while_the_answer_s
         block = page.get_by_role("article", name=re.compile("^Block 1"))
         expect(block).to_contain_text("the old text was not found in app.py")
         expect(badge(page, 2, "pending")).to_be_visible()
-        expect(page.get_by_role("article", name=re.compile("^Block 2"))).to_contain_text("ready to apply at lines 2–2")
+        expect(page.get_by_role("article", name=re.compile("^Block 2"))).to_contain_text("ready to apply at line 2 (exact)")
         expect(page.get_by_role("button", name="Apply", exact=True)).to_be_disabled()  # still arriving
         assert session.view()["streaming"]
         session.close_answer()

@@ -35,10 +35,11 @@ def parse_command(response: str, format_: str, max_bytes: int, as_json: bool) ->
         emit_json(parse_json(result))
     else:
         from editblocks.report.display import parse_report
+        from editblocks.report.outcome_text import no_blocks_message
 
         console().print(parse_report(result))
         if not result.blocks:
-            console().print("no edit blocks found")
+            console().print(no_blocks_message(format_), markup=False)
     sys.exit(EXIT_FAILED if result.errors or not result.blocks else EXIT_OK)
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from editblocks.model import FRONT_END_FORMATS, BlockKind, EditBlock, EditResult, Policy, ResultCode, Status
 from editblocks.parsing.filenames import closest_paths
 from editblocks.plan.edits import create, edit
-from editblocks.plan.files import add, delete, move, moving_sections, section_result, whole
+from editblocks.plan.files import add, delete, move, moving_sections, section_result, set_mode, whole
 from editblocks.plan.hunks import scoped_edit
 from editblocks.plan.state import (
     Change,
@@ -209,10 +209,11 @@ def _changed_files(states: Mapping[str, FileState]) -> tuple[FilePlan, ...]:
                 files.append(FilePlan(key, state.source.text, "", deleted=True))
             continue
         text = state.buffer.to_text()
+        executable = state.executable if state.executable != state.source.executable else None
         if state.moved_from is not None and state.source.text is None:
-            files.append(FilePlan(key, None, text, moved_from=state.moved_from))
-        elif text != state.source.text:
-            files.append(FilePlan(key, state.source.text, text))
+            files.append(FilePlan(key, None, text, moved_from=state.moved_from, executable=executable))
+        elif text != state.source.text or executable is not None:
+            files.append(FilePlan(key, state.source.text, text, executable=executable))
     return tuple(files)
 
 
@@ -222,6 +223,8 @@ def _plan_patch_block(block: EditBlock, state: FileState, options: PlanOptions, 
         return delete(block, state)
     if block.kind is BlockKind.MOVE:
         return move(block, state, state_of)
+    if block.kind is BlockKind.MODE:
+        return set_mode(block, state)
     if block.kind is BlockKind.WHOLE:
         return whole(block, state)
     if block.kind is BlockKind.CREATE:

@@ -8,7 +8,10 @@ marker right after it would withdraw it); the block is decided at once
 anyway, and taken into the in-memory files only when the parser confirms
 it. A withdrawn block becomes a `BlockWithdrawn`. Patches and whole-file
 answers are read from the whole text, so their blocks get their verdicts
-when the answer ends.
+when the answer ends. Asked for such a format, the stream's own reading of
+marker blocks is never taken (a patch whose lines quote SEARCH/REPLACE
+markers is a patch), so a streamed answer ends with exactly the blocks a
+one-shot parse gives.
 
 `LiveLocator` holds the files an answer edits in memory, one incremental
 `Planner` per round over them. Across feedback rounds the copies carry on,
@@ -19,18 +22,22 @@ recognised and never applied twice.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from editblocks.model import (
     FRONT_END_FORMATS,
     ApplyResult,
     BlockCompleted,
+    BlockProgress,
+    BlockStarted,
+    DiagnosticEvent,
     EditBlock,
     EditResult,
     Event,
     Format,
     ParseResult,
     ResultCode,
+    ShellSuggested,
     Status,
 )
 from editblocks.parsing.stream import StreamParser, parse
@@ -153,13 +160,15 @@ class LiveLocator:
                 return source
         copy = self._copies[key]
         source = copy.source
-        return TargetFile(source.key, copy.text, source.refusal, source.refusal_code, source.bom, source.links)
+        return replace(source, text=copy.text)
 
     def _carry(self, file: FilePlan) -> None:
         copy = self._copies.get(file.key)
         if copy is None:
             copy = self._copies[file.key] = _Copy(TargetFile(file.key, None), None, None)
         copy.text = None if file.deleted else file.text
+        if file.executable is not None:
+            copy.source = replace(copy.source, executable=file.executable)
         if file.moved_from is not None and file.moved_from in self._copies:
             self._copies[file.moved_from].text = None
 
@@ -209,6 +218,8 @@ class LiveAnswer:
     def feed(self, chunk: str) -> list[LiveEvent]:
         self._chunks.append(chunk)
         events = self._parser.feed(chunk)
+        if self._format in FRONT_END_FORMATS:
+            return [event for event in events if not isinstance(event, _MARKER_EVENTS)]
         held = self._parser.held_block()
         if not events and held is (self._pending.block if self._pending is not None else None):
             return []  # the usual chunk: text inside a line
@@ -216,12 +227,19 @@ class LiveAnswer:
 
     def close(self) -> list[LiveEvent]:
         closing = self._parser.close()
-        completed = [event.block for event in closing if isinstance(event, BlockCompleted)]
-        sections = moving_sections(completed)  # a patch read at the end: its moves go with their hunks
-        events = self._after(closing, None, {block: sections[i] for i, block in enumerate(completed) if i in sections})
+        if self._format in FRONT_END_FORMATS:
+            events: list[LiveEvent] = [event for event in closing if not isinstance(event, _MARKER_EVENTS)]
+        else:
+            completed = [event.block for event in closing if isinstance(event, BlockCompleted)]
+            sections = moving_sections(completed)  # a patch read at the end: its moves go with their hunks
+            events = self._after(closing, None,
+                                 {block: sections[i] for i, block in enumerate(completed) if i in sections})
         if self._format in FRONT_END_FORMATS or (self._format is Format.AUTO and not self.located):
             whole = parse(self.text, self._format, known_files=self._known_files)
-            if whole.blocks and not self.located:
+            if self._format in FRONT_END_FORMATS:
+                events += [DiagnosticEvent(diagnostic) for diagnostic in whole.diagnostics]
+                events += [ShellSuggested(suggestion) for suggestion in whole.shell]
+            if self._format in FRONT_END_FORMATS or whole.blocks and not self.located:
                 self._whole = whole
                 sections = moving_sections(whole.blocks)
                 for index, block in enumerate(whole.blocks):
@@ -259,3 +277,8 @@ class LiveAnswer:
     def _confirm(self, located: Located) -> None:
         self._locator.accept(located)
         self.located.append(located)
+
+
+_MARKER_EVENTS = (BlockStarted, BlockProgress, BlockCompleted, DiagnosticEvent, ShellSuggested)
+"""What the stream reads as marker blocks (and their diagnostics and shell fences): dropped when the answer is read
+as a patch or whole files, whose front-end reads the whole text at the end."""

@@ -10,7 +10,8 @@ session over a `MemoryStore` previews, evaluates and tests without a disk;
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 
 from editblocks.model import ApplyResult, Diagnostic, EditBlock, Format, ParseResult, Policy, Severity, ShellSuggestion
 from editblocks.parsing.stream import parse
@@ -97,9 +98,7 @@ class EditSession:
         snapshots = reader.snapshots
         if not plan.files:
             return apply_result(plan, snapshots, written=False, shell=shell, diagnostics=diagnostics)
-        modes = {f.key: snapshots[f.moved_from].mode for f in plan.files if f.moved_from is not None}
-        outcome = self.store.commit([PlannedWrite(snapshots[f.key], f.text, f.deleted, modes.get(f.key))
-                                     for f in plan.files], git_add=self.options.git_add)
+        outcome = self.store.commit([_planned_write(f, snapshots) for f in plan.files], git_add=self.options.git_add)
         notes: tuple[str, ...] = (outcome.git_error,) if outcome.git_error else ()
         if not outcome.written:
             notes += () if plan.results else (outcome.error,)  # no block result to say why
@@ -163,3 +162,14 @@ class EditSession:
         if self.options.on_failure is Policy.ABORT and malformed and not plan.aborted:
             plan = abort_plan(plan, f"the response has a malformed block (line {malformed[0].line})")
         return plan, reader, parsed
+
+
+def _planned_write(file: FilePlan, snapshots: Mapping[str, FileSnapshot]) -> PlannedWrite:
+    """What commit writes for one planned file: a moved file keeps its source's permission bits and encoding
+    (byte-order mark, UTF-16), so a move changes no byte it does not edit."""
+    snapshot = snapshots[file.key]
+    if file.moved_from is None:
+        return PlannedWrite(snapshot, file.text, file.deleted, executable=file.executable)
+    source = snapshots[file.moved_from]
+    return PlannedWrite(replace(snapshot, encoding=source.encoding), file.text, file.deleted, source.mode,
+                        executable=file.executable)

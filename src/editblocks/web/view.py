@@ -85,11 +85,18 @@ def _status(item: BlockOutcome, applied: bool) -> tuple[str, str]:
         return "failed", result.reason
     if result.status is Status.SKIPPED:
         return "skipped", result.reason
-    where = f"lines {result.start_line}–{result.end_line}" if result.start_line is not None else ""
-    how = f"{where} ({result.strategy})" if where and result.strategy else where
     if applied:
-        return "applied", result.reason or (f"applied at {how}" if how else "applied")
-    return "pending", result.reason or (f"ready to apply at {how}" if how else "ready to apply")
+        return "applied", result.reason or f"applied{where_found(result)}"
+    return "pending", result.reason or f"ready to apply{where_found(result)}"
+
+
+def where_found(result: EditResult) -> str:
+    """` at line 3 (exact)`: where a block that applies lands and the rung that found it, for both pages."""
+    if result.start_line is None:
+        return f" ({result.strategy})" if result.strategy else ""
+    span = f"line {result.start_line}" if result.end_line in (None, result.start_line) else \
+        f"lines {result.start_line}–{result.end_line}"
+    return f" at {span}" + (f" ({result.strategy})" if result.strategy else "")
 
 
 def _block(number: int, item: BlockOutcome, outcome: Outcome, read: Reader) -> dict[str, Any]:

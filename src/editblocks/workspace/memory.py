@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from editblocks.model import counted
 from editblocks.text.encodings import ENCODINGS
 from editblocks.workspace.commit import CommitOutcome, PlannedWrite
+from editblocks.workspace.dirfd import with_executable
 from editblocks.workspace.paths import Refusal, RefusalCode, checked_parts, refusal
 from editblocks.workspace.reading import FileSnapshot, Undecodable, decode
 from editblocks.workspace.records import fingerprint
@@ -158,8 +159,10 @@ class MemoryStore:
                 after[write.snapshot.rel] = None
                 continue
             bom, codec = ENCODINGS.get(write.snapshot.encoding, ENCODINGS["utf-8"])
-            mode = write.snapshot.mode or write.mode or FILE_MODE
-            after[write.snapshot.rel] = _File(bom + write.text.encode(codec, "surrogatepass"), stat.S_IMODE(mode))
+            mode = stat.S_IMODE(write.snapshot.mode or write.mode or FILE_MODE)
+            if write.executable is not None:
+                mode = with_executable(mode, write.executable)
+            after[write.snapshot.rel] = _File(bom + write.text.encode(codec, "surrogatepass"), mode)
         before = {rel: self._current(rel) for rel in after}
         after = {rel: held for rel, held in after.items() if held != before[rel]}
         if not after:

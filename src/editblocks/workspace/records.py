@@ -49,8 +49,10 @@ class JournalEntry:
     new_fingerprint: str | None  # None: the run deleted the file
     temp: str  # relative path of the temporary file renamed onto the target
     created_dirs: tuple[str, ...]  # folders this file's write created, outermost first
+    new_mode: int | None = None  # the permission bits the run gave the file, when it changed them
 
     def to_json(self) -> dict[str, Any]:
+        mode = {} if self.new_mode is None else {"new_mode": self.new_mode}
         return {
             "path": self.path,
             "existed": self.existed,
@@ -60,6 +62,7 @@ class JournalEntry:
             "new_fingerprint": self.new_fingerprint,
             "temp": self.temp,
             "created_dirs": list(self.created_dirs),
+            **mode,
         }
 
     @classmethod
@@ -73,6 +76,7 @@ class JournalEntry:
             new_fingerprint=None if data["new_fingerprint"] is None else str(data["new_fingerprint"]),
             temp=str(data["temp"]),
             created_dirs=tuple(str(folder) for folder in data["created_dirs"]),
+            new_mode=None if data.get("new_mode") is None else int(data["new_mode"]),
         )
         if entry.existed != (entry.backup is not None) or (entry.new_fingerprint is None and not entry.existed) or (
             entry.backup is not None and not _BACKUP_NAME.fullmatch(entry.backup)

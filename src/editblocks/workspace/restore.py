@@ -93,7 +93,9 @@ def plan_restore(tree: Tree, run: Run, reader: Reader, journal: Journal, *, forc
             return RestorePlan((), (), f"`{entry.path}` could not be read ({describe(error)})")
         now = None if current is None else fingerprint(current[0])
         owner = None if current is None else owner_of(current[1])
-        if now == entry.old_fingerprint:
+        mode_changed = entry.new_mode is not None and current is not None \
+            and stat.S_IMODE(current[1].st_mode) != entry.old_mode
+        if now == entry.old_fingerprint and not mode_changed:
             steps.append(_Step(entry, _Action.KEEP))
             continue
         if now != entry.new_fingerprint and not force:
