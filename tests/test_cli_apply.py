@@ -23,7 +23,7 @@ from helpers_apply import diff_edit, guillemet, make_tree, tree_state
 RESULT_KEYS = {"path", "status", "code", "reason", "block_line", "start_line", "end_line", "strategy", "similarity",
                "candidates", "hint", "closest", "refusal"}
 TOP_KEYS = {"schema_version", "results", "counts", "files_modified", "files_created", "files_deleted", "files_renamed",
-            "diffs", "shell", "written", "dry_run", "diagnostics", "notes"}
+            "diffs", "shell", "written", "dry_run", "diagnostics", "notes", "held_over", "holding"}
 APPLIED_EXTRAS = {"code": None, "candidates": [], "hint": [], "closest": None, "refusal": None}
 
 PROJECT = {

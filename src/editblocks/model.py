@@ -15,8 +15,14 @@ PREVIEW_CHARS = 50
 
 
 class Policy(StrEnum):
-    """What happens to a file's later blocks after one of its blocks fails."""
+    """What happens to a file's other blocks after one of its blocks fails.
 
+    `file`, the default: the file is written only when every block for it applied (a block already applied, or
+    one that changes nothing, counts as done), so a file is never left half-edited; `continue`: write the blocks
+    that applied; `skip-file`: do not try the file's later blocks; `abort`: write nothing at all.
+    """
+
+    FILE = "file"
     CONTINUE = "continue"
     SKIP_FILE = "skip-file"
     ABORT = "abort"
@@ -282,6 +288,7 @@ class ResultCode(StrEnum):
     FILE_EXISTS = "file-exists"
     REFUSED = "refused"
     SKIPPED_AFTER_FAILURE = "skipped-after-failure"
+    HELD = "held"  # it applies, but another block for its file failed: the file is not written (policy `file`)
     ABORTED = "aborted"
     CHANGED_ON_DISK = "changed-on-disk"
     WRITE_FAILED = "write-failed"
@@ -372,6 +379,11 @@ class ApplyResult:
     files_deleted: tuple[str, ...] = ()
     files_renamed: tuple[tuple[str, str], ...] = ()  # (from, to); the new path is in neither list above
     run_id: str | None = None  # the undo journal's run that wrote the files (None: nothing was written)
+    held_over: tuple[EditResult, ...] = ()
+    """Blocks of earlier answers a session held (policy `file`), as this run decided them: applied (written now),
+    held still, or failed (they no longer apply, or the file still waits for their fix)."""
+    holding: tuple[str, ...] = ()
+    """The files whose good blocks the session keeps for the next answer: it needs only the failed ones."""
 
     def count(self, status: Status) -> int:
         return sum(1 for r in self.results if r.status is status)
@@ -385,7 +397,7 @@ class ApplyResult:
 
     @property
     def ok(self) -> bool:
-        return all(r.status is Status.APPLIED for r in self.results)
+        return all(r.status is Status.APPLIED for r in self.results + self.held_over)
 
 
 _RENAMED = {"Reason": "ResultCode"}

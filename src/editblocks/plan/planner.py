@@ -6,13 +6,14 @@ it. `decide` gives a block's verdict without taking it, so a live display
 can show the verdict the moment the block ends and take the block only when
 it is confirmed; `accept` takes it; `plan` says what every accepted block did
 and what every changed file becomes. `plan_edits` is the batch call: a loop
-over the same three steps. Nothing is written here, and with the `abort`
-policy a single failure means the plan writes nothing at all.
+over the same three steps. Nothing is written here. With the default policy
+(`file`) a file with a failed block is not written at all (`policy`); with
+`abort` a single failure means the plan writes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from editblocks.model import FRONT_END_FORMATS, BlockKind, EditBlock, EditResult, Policy, ResultCode, Status
@@ -20,6 +21,7 @@ from editblocks.parsing.filenames import closest_paths
 from editblocks.plan.edits import create, edit
 from editblocks.plan.files import add, delete, move, moving_sections, section_result, set_mode, whole
 from editblocks.plan.hunks import scoped_edit
+from editblocks.plan.policy import held_files, held_result, hold_back
 from editblocks.plan.state import (
     Change,
     FileBuffer,
@@ -30,7 +32,6 @@ from editblocks.plan.state import (
     StateOf,
     TargetFile,
     apply_change,
-    default_policy,
 )
 from editblocks.text.document import Document
 
@@ -56,6 +57,7 @@ class Planner:
                  existing: Callable[[], Sequence[str]] = tuple) -> None:
         self._source_for = source_for
         self._options = options
+        self._policy = options.policy or Policy.FILE
         self._existing = existing
         self._listed: Sequence[str] | None = None
         self._sources: dict[str, TargetFile] = {}
@@ -89,6 +91,8 @@ class Planner:
             result = replace(result, file=source.key)
         changes = tuple(self._pending) if result.status is Status.APPLIED else ()
         self._pending.clear()
+        if changes and self._policy is Policy.FILE and state.failed_lines:
+            result = held_result(result, state.failed_lines)  # taken into the copy all the same
         return Decision(result, changes, section, self._generation)
 
     def accept(self, decision: Decision) -> None:
@@ -108,10 +112,11 @@ class Planner:
         block = result.block
         if decision.section is not None:
             self._failed_sections.setdefault(decision.section, block.line)
-        self._abort = self._abort or (self._options.policy or default_policy(block.format)) is Policy.ABORT
+        self._abort = self._abort or self._policy is Policy.ABORT
         state = self._state_of(block.path)
         if state.failed_at is None:
             state.failed_at = block.line
+        state.failed_lines.append(block.line)
 
     def take(self, blocks: Sequence[EditBlock]) -> list[EditResult]:
         """Decide and accept ``blocks`` in order (a whole answer, or the blocks a patch was read into)."""
@@ -128,13 +133,16 @@ class Planner:
         """The accepted blocks' results, in the order they were accepted."""
         return tuple(self._results)
 
-    def plan(self) -> Plan:
-        """Every accepted block's result and every changed file; with the `abort` policy and a failure, nothing
-        is written."""
+    def plan(self, waiting: Collection[str] = ()) -> Plan:
+        """Every accepted block's result and every changed file. With the `file` policy a file with a failed block
+        is not written (nor is a file in ``waiting``: it waits for a block of an earlier answer); with `abort`
+        and a failure, nothing is."""
         plan = Plan(tuple(self._results), _changed_files(self._states))
         if self._abort:
             failed_lines = [r.block.line for r in self._results if r.status is Status.FAILED]
             return abort_plan(plan, f"block at line {failed_lines[0]} failed and the policy is abort")
+        if self._policy is Policy.FILE:
+            return hold_back(plan, held_files(self._states, waiting))
         return plan
 
     def _state_of(self, path: str) -> FileState:
@@ -151,7 +159,7 @@ class Planner:
         source = state.source
         if source.refusal:
             return EditResult(block, Status.FAILED, source.refusal, ResultCode.REFUSED, refusal=source.refusal_code)
-        if state.failed_at is not None and (options.policy or default_policy(block.format)) is Policy.SKIP_FILE:
+        if state.failed_at is not None and self._policy is Policy.SKIP_FILE:
             return EditResult(
                 block, Status.SKIPPED, f"skipped: an earlier block for {source.key} (line {state.failed_at}) failed",
                 ResultCode.SKIPPED_AFTER_FAILURE,

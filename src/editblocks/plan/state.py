@@ -20,9 +20,9 @@ INDEX_FROM_BLOCK = 4  # a file's 4th block on: index its lines, so many blocks n
 BOM = "\ufeff"
 
 
-def default_policy(fmt: Format) -> Policy:
-    """Seed 003 skips the rest of a file after a failure; the other seeds carry on."""
-    return Policy.SKIP_FILE if fmt is Format.GUILLEMET else Policy.CONTINUE
+def default_policy(fmt: Format | None = None) -> Policy:
+    """`file` for every format: a file is written only when every block for it applied, never half-edited."""
+    return Policy.FILE
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class TargetFile:
 
 @dataclass(frozen=True)
 class PlanOptions:
-    policy: Policy | None = None  # None: each block's format default
+    policy: Policy | None = None  # None: the default (`file`)
     fuzzy: bool = False
     first_match: bool = False
     strict: bool = False  # exact matching only, for every format
@@ -167,6 +167,8 @@ class FileState:
     """Shared by every file of one planner: the changes of the block being decided."""
     blocks_seen: int = 0
     failed_at: int | None = None
+    failed_lines: list[int] = field(default_factory=list)
+    """The answer lines of every failed block for this file, in order (policy `file` names them all)."""
     edits: list[tuple[int, int, int]] = field(default_factory=list)
     """(start, end, lines written) of every splice so far, in order: maps a line hint onto the current text."""
     cursor: int = 0  # where the last hunk ended: a patch's next hunk of this file is looked for after it

@@ -173,6 +173,9 @@ def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> Ren
     """Each block's outcome, the diffs if asked, shell suggestions and a one-line summary, all cut to a readable
     size (`grouping`): the first of each kind, then how many more of that kind there are."""
     parts = outcome_list(result.results)
+    if result.held_over:
+        parts.append(Text("Held from earlier answers:", style="bold"))
+        parts += outcome_list(result.held_over)
     if result.diagnostics:
         parts.append(diagnostics_table(result.diagnostics))
     if show_diffs:

@@ -31,6 +31,7 @@ STATUS_MARK = {
     Status.FAILED: ("✗ failed ", "bold red"),
     Status.SKIPPED: ("- skipped", "yellow"),
 }
+HELD_MARK = ("= held   ", "yellow")  # it applies, but its file waits for another block (policy `file`)
 _CONTROL_CODES = dict.fromkeys((7, 8, 11, 12, 13))
 """What `rich` leaves out of any text it prints (bell, backspace, vertical tab, form feed, carriage return)."""
 
@@ -46,7 +47,7 @@ def span_label(result: EditResult) -> str:
 
 def outcome_pieces(outcome: EditResult) -> list[Piece]:
     """`✓ applied src/a.py:3-5  block at line 12  exact`, then the reason and any near-miss diff, indented."""
-    mark, style = STATUS_MARK[outcome.status]
+    mark, style = HELD_MARK if outcome.code is ResultCode.HELD else STATUS_MARK[outcome.status]
     pieces = [(mark, style), (" ", ""), (span_label(outcome), "cyan"), (f"  block at line {outcome.block.line}", "dim")]
     if outcome.status is Status.APPLIED:
         pieces.append((f"  {outcome.reason or outcome.strategy or ''}", "dim"))
@@ -67,8 +68,10 @@ def summary_counts(result: ApplyResult) -> str:
 def summary_pieces(result: ApplyResult, *, dry_run: bool) -> list[Piece]:
     pieces = [("Summary: ", "bold"), (summary_counts(result), "")]
     already = sum(1 for r in result.results if r.code is ResultCode.ALREADY_APPLIED)
-    if already:
-        pieces.append((f" ({already} already applied)", ""))
+    held = sum(1 for r in result.results + result.held_over if r.code is ResultCode.HELD)
+    notes = [f"{already} already applied"] * bool(already) + [f"{held} held"] * bool(held)
+    if notes:
+        pieces.append((f" ({', '.join(notes)})", ""))
     if result.files_modified:
         pieces.append((" · modified: " + printable(", ".join(result.files_modified)), ""))
     if result.files_created:
@@ -78,6 +81,11 @@ def summary_pieces(result: ApplyResult, *, dry_run: bool) -> list[Piece]:
     if result.files_renamed:
         pieces.append((" · renamed: " + printable(", ".join(f"{old} → {new}" for old, new in result.files_renamed)),
                        ""))
+    held_files = dict.fromkeys(r.path for r in result.results + result.held_over if r.code is ResultCode.HELD)
+    if held_files:
+        kept = "; the blocks that apply are held" if set(held_files) <= set(result.holding) else ""
+        pieces.append((f" · not written (a block for it failed{kept}): " + printable(", ".join(held_files)),
+                       "yellow"))
     if dry_run:
         pieces.append((" · dry run, nothing written", "yellow"))
     elif not result.written and result.diffs:

@@ -118,6 +118,8 @@ def apply_json(result: ApplyResult) -> dict[str, Any]:
         "dry_run": result.dry_run,
         "diagnostics": diagnostics_json(result.diagnostics),
         "notes": list(result.notes),
+        "held_over": [result_json(r) for r in result.held_over],
+        "holding": list(result.holding),
     })
 
 

@@ -16,7 +16,8 @@ one-shot parse gives.
 `LiveLocator` holds the files an answer edits in memory, one incremental
 `Planner` per round over them. Across feedback rounds the copies carry on,
 and a block the model resends after it applied in an earlier round is
-recognised and never applied twice.
+recognised and never applied twice. A session's held blocks (`held`) are
+decided first in every round, as the session's apply decides them.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from editblocks.plan import Plan, PlanOptions, TargetFile
 from editblocks.plan.files import moving_sections
 from editblocks.plan.planner import Decision, Planner
 from editblocks.plan.state import FilePlan
+from editblocks.service.held import HeldBlocks, HeldRound
 from editblocks.service.results import apply_result
 
 
@@ -70,15 +72,16 @@ class LiveLocator:
     """The files an answer edits, held in memory and updated block by block."""
 
     def __init__(self, source_for: Callable[[str], TargetFile], options: PlanOptions | None = None,
-                 existing: Callable[[], Sequence[str]] = tuple) -> None:
+                 existing: Callable[[], Sequence[str]] = tuple, held: HeldBlocks | None = None) -> None:
         self._source_for = source_for
         self._options = options or PlanOptions()
         self._existing = existing
+        self._held = held
         self._copies: dict[str, _Copy] = {}  # by canonical key
         self._keys: dict[str, str] = {}  # a path as a block wrote it -> the file's key
         self._applied: set[tuple[str, str, str]] = set()
         self._round: list[Located] = []
-        self._planner = self._new_planner()
+        self._planner, self._held_round = self._new_planner()
 
     def locate(self, block: EditBlock, section: EditBlock | None = None) -> Located:
         """The verdict on ``block`` (a hunk of the move ``section``, when given) against the current copies;
@@ -88,6 +91,9 @@ class LiveLocator:
             result = EditResult(block, Status.SKIPPED, "this very block already applied earlier in this run; "
                                 "not applied again", ResultCode.ALREADY_APPLIED, file=key)
             return Located(block, result, key, repeat=True)
+        held = self._held_round.repeat(key, block)
+        if held is not None:
+            return Located(block, held, key, repeat=True)
         decision = self._planner.decide(block, section)
         return Located(block, decision.result, key, decision)
 
@@ -95,48 +101,60 @@ class LiveLocator:
         """Take a located block into the copies: the next block of its file meets the text it left."""
         if located.decision is not None:
             self._planner.accept(located.decision)
-        if located.result.status is Status.APPLIED:
-            self._applied.add((located.key, located.block.search, located.block.replace))
+            self._held_round.touch(located.key)
         self._round.append(located)
 
     def start_round(self) -> None:
         """A new answer begins: its diffs start from the copies as they are, and no file has failed yet."""
-        for file in self._planner.plan().files:
+        plan = self._end_round()
+        for file in plan.files:
             self._carry(file)
         for copy in self._copies.values():
             copy.round_start = copy.text
-        self._round = []
-        self._planner = self._new_planner()
+        self._planner, self._held_round = self._new_planner()
 
     def reload(self) -> None:
         """Forget the copies (the files were written): the next block reads each file afresh."""
+        self._end_round()
         self._copies.clear()
         self._keys.clear()
+        self._planner, self._held_round = self._new_planner()
+
+    def _end_round(self) -> Plan:
+        """The round's plan; its blocks that applied are remembered, so that none is ever applied twice."""
+        plan = self.round_plan()
+        for located, result in zip(self._round, plan.results):
+            if result.status is Status.APPLIED:
+                self._applied.add((located.key, located.block.search, located.block.replace))
         self._round = []
-        self._planner = self._new_planner()
+        return plan
 
     def round_blocks(self) -> Sequence[Located]:
         return tuple(self._round)
 
     def round_plan(self) -> Plan:
         """This round's plan: every located block's result in order (repeats included) and the changed files."""
-        plan = self._planner.plan()
-        planned = iter(plan.results)
-        results = tuple(located.result if located.decision is None else next(planned) for located in self._round)
-        return Plan(results, plan.files, plan.aborted)
+        return self._round_plans()[0]
 
     def round_result(self, *, dry_run: bool, parsed: ParseResult | None = None) -> ApplyResult:
         """This round's verdicts and diffs, as `apply` would report them without writing (with the shell
-        suggestions and diagnostics of the answer's parse, when given)."""
-        return apply_result(self.round_plan(), {}, written=False, dry_run=dry_run,
+        suggestions and diagnostics of the answer's parse, when given), and the held blocks' verdicts."""
+        plan, held_over = self._round_plans()
+        return apply_result(plan, {}, written=False, dry_run=dry_run,
                             shell=parsed.shell if parsed is not None else (),
-                            diagnostics=parsed.diagnostics if parsed is not None else ())
+                            diagnostics=parsed.diagnostics if parsed is not None else (), held_over=held_over)
+
+    def _round_plans(self) -> tuple[Plan, tuple[EditResult, ...]]:
+        plan, held_over = self._held_round.plan(self._planner, keeps=False)
+        planned = iter(plan.results)
+        results = tuple(located.result if located.decision is None else next(planned) for located in self._round)
+        return Plan(results, plan.files, plan.aborted), held_over
 
     def round_files(self) -> dict[str, tuple[str | None, str | None, bool]]:
         """Every file this round touched: its text when the round began, its text now, and whether it has a BOM."""
         files = {key: (copy.round_start, copy.text, copy.source.bom) for key, copy in self._copies.items()
                  if not copy.source.refusal}
-        for file in self._planner.plan().files:
+        for file in self.round_plan().files:
             copy = self._copies.get(file.key)
             start = copy.round_start if copy is not None else file.original
             files[file.key] = (start, None if file.deleted else file.text, copy.source.bom if copy else False)
@@ -145,8 +163,10 @@ class LiveLocator:
                 files[file.moved_from] = (before, None, bom)
         return files
 
-    def _new_planner(self) -> Planner:
-        return Planner(self._source, self._options, self._existing)
+    def _new_planner(self) -> tuple[Planner, HeldRound]:
+        """A planner for the next answer, with the session's held blocks decided first."""
+        planner = Planner(self._source, self._options, self._existing)
+        return planner, HeldRound(self._held, planner)
 
     def _source(self, path: str) -> TargetFile:
         """A file as the earlier rounds left it: read once, then the copy."""

@@ -24,7 +24,7 @@ from editblocks.web.markdown import around_block, render
 from editblocks.web.view import block_rows, file_hunks, nearest_hunk, where_found
 from editblocks.web.workbench import Workbench
 
-STATUSES = ("ready", "applied", "failed", "skipped", "rejected")
+STATUSES = ("ready", "applied", "held", "failed", "skipped", "rejected")
 WHOLE_FILE = 1_000_000  # context lines that show a whole file
 _ENDED_WHY = {
     "stopped": "the answer was stopped before it ended, so its blocks are never applied",
@@ -56,6 +56,9 @@ def status_of(entry: Entry, turn: Turn) -> tuple[str, str]:
             "it is not written" if entry.verdict.status is Status.APPLIED else "its feedback is not sent")
     if turn.ended and not turn.whole:
         return "skipped", _ENDED_WHY.get(turn.state, "the answer is not complete")
+    if entry.waits:
+        return "held", (f"held: it applies, and is kept until every block for {entry.verdict.path} lands; Apply "
+                        "writes it with them")
     result = entry.preview if entry.held and entry.preview is not None else entry.verdict
     if result.status is Status.APPLIED:
         if turn.ended and not entry.held:

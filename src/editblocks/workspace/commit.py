@@ -82,7 +82,8 @@ class Committer:
         self._reader = reader
         self._journal = journal
 
-    def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False) -> CommitOutcome:
+    def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False,
+               joins: str | None = None) -> CommitOutcome:
         """Write every planned file, or none of them (see `Workspace.commit`)."""
         rels = [write.snapshot.rel for write in writes]
         if len(set(rels)) != len(rels):
@@ -98,12 +99,13 @@ class Committer:
         except OSError as error:
             return _not_written(f"nothing written: the project folder could not be opened ({describe(error)})")
         with tree:
-            outcome, run = self._commit(tree, writes)
+            outcome, run = self._commit(tree, writes, joins)
         if run is not None and git_add:
             return self._git_add(outcome, run)
         return outcome
 
-    def _commit(self, tree: Tree, writes: Sequence[PlannedWrite]) -> tuple[CommitOutcome, Run | None]:
+    def _commit(self, tree: Tree, writes: Sequence[PlannedWrite],
+                joins: str | None) -> tuple[CommitOutcome, Run | None]:
         """`commit` inside the open tree; the run is returned for `git add` to record what it stages."""
         targets: list[_Target] = []
         changed: list[str] = []
@@ -128,7 +130,7 @@ class Committer:
         except OSError as error:  # a folder on the way became a link or vanished since the check
             return _not_written(f"nothing written: the folders to write in changed ({describe(error)})"), None
         try:
-            run = self._journal.start(entries, [target.old for target in targets])
+            run = self._journal.start(entries, [target.old for target in targets], joins=joins)
         except OSError as error:
             return _not_written(f"nothing written: the undo journal could not be saved ({describe(error)})"), None
         failure = self._replace_all(tree, run, targets)

@@ -22,6 +22,7 @@ from typing import Any
 from editblocks.workspace.dirfd import open_folder, read_entry, remove_entry, replace_entry, write_new_file
 from editblocks.workspace.git import Staged
 from editblocks.workspace.paths import JOURNAL_DIR
+from editblocks.workspace.run_ids import parse_run_id
 from editblocks.workspace.state import RUNS
 
 MANIFEST = "manifest.json"
@@ -92,6 +93,14 @@ class Run:
     created: str
     entries: tuple[JournalEntry, ...]
     staged: tuple[Staged, ...] = ()  # git index entries `--git-add` changed, put back by undo
+    joins: str | None = None
+    """The first run of the multi-round run this one belongs to (an `ask` round after the first): one undo takes
+    back them all."""
+
+    @property
+    def first(self) -> str:
+        """The id of the multi-round run this run belongs to: the first run's id (its own, for a run alone)."""
+        return self.joins or self.run_id
 
 
 @dataclass(frozen=True)
@@ -129,6 +138,8 @@ def write_manifest(folder: int, run: Run) -> None:
     }
     if run.staged:
         document["git_index"] = [item.to_json() for item in run.staged]
+    if run.joins is not None:
+        document["joins"] = run.joins
     temp = f".{MANIFEST}.{secrets.token_hex(4)}.tmp"
     write_new_file(folder, temp, json.dumps(document, indent=2).encode("utf-8"))
     try:
@@ -169,11 +180,21 @@ def load_run(runs: int, run_id: str, stranger: Stranger) -> Run | DamagedRun | U
         staged = tuple(Staged.from_json(item) for item in document.get("git_index", ()))
         if not {item.path for item in staged} <= {entry.path for entry in entries}:
             raise ValueError("the git index entries name files the run did not write")
-        return Run(run_id, RunState(document["state"]), str(document["created"]), entries, staged)
+        joins = document.get("joins")
+        if joins is not None and not _earlier_run(joins, run_id):
+            raise ValueError(f"`joins` names no earlier run: {joins!r}")
+        return Run(run_id, RunState(document["state"]), str(document["created"]), entries, staged, joins)
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         truncated = isinstance(error, json.JSONDecodeError)
         what = "is not valid JSON, perhaps cut short" if truncated else f"is incomplete ({error!r})"
         return DamagedRun(run_id, f"{MANIFEST} {what}")
+
+
+def _earlier_run(value: object, run_id: str) -> bool:
+    """Whether ``value`` is the id of a run before ``run_id`` (what a run's `joins` must be)."""
+    found = parse_run_id(value) if isinstance(value, str) else None
+    later = parse_run_id(run_id)
+    return found is not None and not found.set_aside and later is not None and found.sequence < later.sequence
 
 
 def _mode(value: object) -> int | None:
