@@ -21,45 +21,46 @@ raises (`WorkspaceBusy`, `WorkspaceError`). `StreamParser` parses an answer as i
 `editblocks.tools` module gives agents the same engine as tool calls. The Python API guide, with more
 examples, is docs/python-api.md in the source repository.
 
-Importing the package stays cheap: the data model and the parser load at
-once (they are small and pure), everything else on first use (PEP 562), so
-`import editblocks; editblocks.parse(text)` loads no terminal, fuzzy-matching,
-process or locking library.
+Importing the package stays cheap: every name loads its module on first use
+(PEP 562), so `import editblocks` loads nothing else, and
+`import editblocks; editblocks.parse(text)` loads the data model and the
+parser but no terminal, fuzzy-matching, process or locking library.
 """
 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
-from editblocks.model import (
-    ApplyResult,
-    BlockCompleted,
-    BlockKind,
-    BlockProgress,
-    BlockStarted,
-    Diagnostic,
-    DiagnosticEvent,
-    EditBlock,
-    EditResult,
-    Event,
-    FileDiff,
-    Format,
-    ParseResult,
-    Policy,
-    Reading,
-    ResultCode,
-    Severity,
-    ShellSuggested,
-    ShellSuggestion,
-    Status,
-    TextEvent,
-)
-from editblocks.parsing.stream import StreamParser, parse
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (and re) at start-up
 if TYPE_CHECKING:
+    from typing import Any
+
     from editblocks import tools
+    from editblocks.model import (
+        ApplyResult,
+        BlockCompleted,
+        BlockKind,
+        BlockProgress,
+        BlockStarted,
+        Diagnostic,
+        DiagnosticEvent,
+        EditBlock,
+        EditResult,
+        Event,
+        FileDiff,
+        Format,
+        ParseResult,
+        Policy,
+        Reading,
+        ResultCode,
+        Severity,
+        ShellSuggested,
+        ShellSuggestion,
+        Status,
+        TextEvent,
+    )
     from editblocks.parsing.render import render
+    from editblocks.parsing.stream import StreamParser, parse
     from editblocks.parsing.validate import Validation, validate
     from editblocks.prompts import example_messages, reminder, system_prompt
     from editblocks.report.feedback import feedback_message, reply_format
@@ -72,6 +73,29 @@ if TYPE_CHECKING:
     from editblocks.workspace.memory import MemoryStore
 
 _LAZY = {
+    "ApplyResult": "editblocks.model",
+    "BlockCompleted": "editblocks.model",
+    "BlockKind": "editblocks.model",
+    "BlockProgress": "editblocks.model",
+    "BlockStarted": "editblocks.model",
+    "Diagnostic": "editblocks.model",
+    "DiagnosticEvent": "editblocks.model",
+    "EditBlock": "editblocks.model",
+    "EditResult": "editblocks.model",
+    "Event": "editblocks.model",
+    "FileDiff": "editblocks.model",
+    "Format": "editblocks.model",
+    "ParseResult": "editblocks.model",
+    "Policy": "editblocks.model",
+    "Reading": "editblocks.model",
+    "ResultCode": "editblocks.model",
+    "Severity": "editblocks.model",
+    "ShellSuggested": "editblocks.model",
+    "ShellSuggestion": "editblocks.model",
+    "Status": "editblocks.model",
+    "TextEvent": "editblocks.model",
+    "StreamParser": "editblocks.parsing.stream",
+    "parse": "editblocks.parsing.stream",
     "ApplyOptions": "editblocks.service.options",
     "EditSession": "editblocks.service.session",
     "MemoryStore": "editblocks.workspace.memory",

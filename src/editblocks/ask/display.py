@@ -203,7 +203,8 @@ def round_report(result: ApplyResult, *, state: str) -> RenderableType:
 
     The blocks that apply were already shown, one verdict line each, while the answer streamed.
     """
-    from editblocks.report.display import diagnostics_table, outcome_lines, shell_table, summary_counts
+    from editblocks.report.display import diagnostics_table, outcome_lines, shell_table
+    from editblocks.report.outcome_text import summary_counts
 
     parts: list[RenderableType] = [outcome_lines(r) for r in result.results if r.status is not Status.APPLIED]
     if result.diagnostics:

@@ -24,6 +24,7 @@ from editblocks.cli.shared import (
     JSONL_HELP,
     JsonAwareCommand,
     console,
+    draws_plain,
     emit_event,
     emit_json,
     json_or_lines,
@@ -63,7 +64,16 @@ def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_ru
 
         emit_json(apply_json(result))
         return
-    from editblocks.report.display import apply_report, no_blocks_message
+    from editblocks.report.outcome_text import no_blocks_message
+
+    if draws_plain():
+        from editblocks.report.outcome_text import plain_apply_report
+
+        plain = plain_apply_report(result, show_diffs=show_diffs, dry_run=dry_run)
+        if plain is not None:
+            sys.stdout.write(("" if result.results else no_blocks_message(format) + "\n") + plain)
+            return
+    from editblocks.report.display import apply_report
 
     out = console()
     if not result.results:
@@ -99,7 +109,8 @@ def check_command(response: str, root: str | None, max_bytes: int, as_json: bool
                                       validation.result.shell, validation.diagnostics), ok=validation.ok)
         emit_json(data)
     else:
-        from editblocks.report.display import diagnostics_table, no_blocks_message
+        from editblocks.report.display import diagnostics_table
+        from editblocks.report.outcome_text import no_blocks_message
 
         out = console()
         if validation.diagnostics:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -283,6 +282,8 @@ def _read(path: Path) -> tuple[int | None, dict[str, Any] | None]:
     trusted = info.st_uid in (os.geteuid(), 0)
     if len(data) > MAX_CONFIG_BYTES:
         return info.st_uid, None
+    import tomllib  # only when there is a config file to read
+
     try:
         return info.st_uid, tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as error:

@@ -8,6 +8,7 @@ written after the run, 2 bad usage or unusable input, with nothing written.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
@@ -127,6 +128,22 @@ def console() -> Console:
     from rich.console import Console
 
     return Console(highlight=False, soft_wrap=True, emoji=False)
+
+
+def draws_plain() -> bool:
+    """Whether `console()` would print to a file rather than a terminal (the same test `rich` makes), so
+    plain text can be written without loading it."""
+    compatible = os.environ.get("TTY_COMPATIBLE", "")
+    if compatible in ("0", "1"):
+        return compatible == "0"
+    force_color = os.environ.get("FORCE_COLOR")
+    if force_color is not None:
+        return force_color == ""
+    isatty = getattr(sys.stdout, "isatty", None)
+    try:
+        return isatty is None or not isatty()
+    except ValueError:  # a closed stream, which rich treats as no terminal too
+        return True
 
 
 def emit_json(data: dict[str, Any]) -> None:

@@ -38,9 +38,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
-from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Indel
-
 from editblocks.locate.budget import CompareBudget, compare_cost, shortened
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.normalize import INDENT_CHARS, TAB_WIDTHS, fold_typography, indent_columns, leading_indent
@@ -226,6 +223,8 @@ def _vote_for_offsets(file: FuzzyLines, search: FuzzyLines, probe_near_duplicate
 
 def _probe(key: str, file: FuzzyLines, budget: CompareBudget) -> list[tuple[str, float, int]]:
     """The file lines most like ``key``: compared in full while the budget lasts, then on shortened lines."""
+    from rapidfuzz import fuzz, process  # loaded only when some block has no exact match
+
     if budget.take_exact(compare_cost(len(key), file.total_chars, len(file))):
         return process.extract(key, file.keys, scorer=fuzz.ratio, score_cutoff=PROBE_CUTOFF, limit=PROBE_MATCHES)
     short = shortened(key)
@@ -461,9 +460,23 @@ def _common_subsequence_runs(
 def common_line_runs(first: Sequence[str], second: Sequence[str]) -> list[tuple[int, int, int]]:
     """Runs ``(index in first, index in second, length)`` of a longest common subsequence of two line lists.
 
-    Lines are numbered before rapidfuzz sees them: it hashes list items
-    itself, and there ``""`` (hash 0) equals ``"\\x00"`` (code point 0).
+    The common leading and trailing lines are one run each (as rapidfuzz
+    also aligns them); only when the lines between them share some line is
+    rapidfuzz asked, so an exact match with lines added or removed does not
+    load it. Lines are numbered before rapidfuzz sees them: it hashes list
+    items itself, and there ``""`` (hash 0) equals ``"\\x00"`` (code point 0).
     """
+    size = min(len(first), len(second))
+    head = 0
+    while head < size and first[head] == second[head]:
+        head += 1
+    tail = 0
+    while tail < size - head and first[-1 - tail] == second[-1 - tail]:
+        tail += 1
+    if not set(first[head : len(first) - tail]).intersection(second[head : len(second) - tail]):
+        return [run for run in ((0, 0, head), (len(first) - tail, len(second) - tail, tail)) if run[2]]
+    from rapidfuzz.distance import Indel
+
     numbers: dict[str, int] = {}
     first_numbers = [numbers.setdefault(line, len(numbers)) for line in first]
     second_numbers = [numbers.setdefault(line, len(numbers)) for line in second]
@@ -505,6 +518,8 @@ def _line_similarity(search_key: str, file_key: str, budget: CompareBudget) -> f
 
 def _ratio(first: str, second: str, budget: CompareBudget, cutoff: float = 0.0) -> float:
     """``fuzz.ratio``, on the lines in full while the budget lasts, then on shortened lines, then 0."""
+    from rapidfuzz import fuzz
+
     units = compare_cost(len(first), len(second))
     if units <= UNCOUNTED_UNITS or budget.take_exact(units):
         return fuzz.ratio(first, second, score_cutoff=cutoff)

@@ -107,8 +107,9 @@ class StreamParser:
         self._known = known_files
         self._chunks: list[str] | None = [] if self._front_end or self._format is Format.AUTO else None
         self._patch: ParseResult | None = None
+        self._final: ParseResult | None = None
         custom_fence, self._special, self._top_candidate = (
-            _DEFAULT_FENCE_TABLES if fence is DEFAULT_FENCE else _fence_tables(fence))
+            _DEFAULT_FENCE_TABLES if _is_default_fence(fence) else _fence_tables(fence))
         known = frozenset(known_files) if known_files is not None else None
         self._sink = EventSink(events)
         markers = Format.AUTO if self._front_end else self._format
@@ -257,9 +258,14 @@ class StreamParser:
         """The whole parse so far; after `close()` equal to `parse()` of everything fed."""
         if self._patch is not None:
             return self._patch
+        if self._final is not None:
+            return self._final
         blocks = tuple(self._assembler.blocks)
-        return parse_result(_detected_format(self._format, blocks), blocks, tuple(self._sink.shell),
-                            tuple(self._sink.diagnostics))
+        result = parse_result(_detected_format(self._format, blocks), blocks, tuple(self._sink.shell),
+                              tuple(self._sink.diagnostics))
+        if self._closed:  # nothing changes after close: built once (close itself may ask for it first)
+            self._final = result
+        return result
 
     def held_block(self) -> EditBlock | None:
         """A block that has ended but whose `BlockCompleted` waits for the next block or the end of the answer
@@ -420,10 +426,15 @@ def parse(
     V4A patches and unified diffs, detected under `auto` when the answer holds no marker block.
     """
     fmt = _FORMATS.get(format) or Format(format)
-    if fence is DEFAULT_FENCE and "`" not in text and "\r" not in text and fmt in _NOTHING_FOUND:
+    if _is_default_fence(fence) and "`" not in text and "\r" not in text and fmt in _NOTHING_FOUND:
         if _DEFAULT_TOP_CANDIDATE.search("\n" + text) is None and not _may_hold_patch(fmt, text):
             return _NOTHING_FOUND[fmt]
     return parsed_whole(text, fmt, fence, known_files).result()
+
+
+def _is_default_fence(fence: tuple[str, str]) -> bool:
+    """The default fence by value: callers often pass an equal tuple of their own."""
+    return fence is DEFAULT_FENCE or (type(fence) is tuple and fence == DEFAULT_FENCE)
 
 
 def _may_hold_patch(fmt: Format, text: str) -> bool:

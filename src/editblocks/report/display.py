@@ -19,10 +19,8 @@ from editblocks.model import (
     EditBlock,
     EditResult,
     ParseResult,
-    ResultCode,
     Severity,
     ShellSuggestion,
-    Status,
     counted,
     preview,
     shared_line_prefix,
@@ -35,12 +33,11 @@ from editblocks.report.grouping import (
     Capped,
     capped,
     describe_diagnostic,
-    describe_result,
     diagnostic_kind,
     diff_head,
     omitted_lines,
-    result_kind,
 )
+from editblocks.report.outcome_text import outcome_pieces, shown_outcomes, summary_pieces
 from editblocks.text.diff import printable
 
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
@@ -164,39 +161,12 @@ def _with_omitted(shown: RenderableType, cut: Capped[Any]) -> RenderableType:
     return Group(shown, *(Text(printable(line), style="dim") for line in omitted_lines(cut)))
 
 
-def no_blocks_message(format: str) -> str:
-    """Say which formats were looked for, so an answer in an unexpected shape (or a wrong --format) is easy to
-    tell apart from an answer that holds no edit at all."""
-    if format == "auto":
-        names = ", ".join(info.format.value for info in CATALOG)
-        return f"no edit blocks found: looked for every format ({names}); `editblocks formats` shows each"
-    return (f"no edit blocks found in the {format} format; --format auto tries every format, and "
-            "`editblocks formats` shows each")
-
-
 def formats_report() -> RenderableType:
     parts: list[RenderableType] = []
     for info in CATALOG:
         parts.append(Text.assemble((info.format.value, "bold cyan"), "  ", info.summary))
         parts.append(Text(info.example, style="dim"))
     return Group(*parts)
-
-
-_STATUS_MARK = {
-    Status.APPLIED: ("✓ applied", "green"),
-    Status.FAILED: ("✗ failed ", "bold red"),
-    Status.SKIPPED: ("- skipped", "yellow"),
-}
-_HELD_MARK = ("= held   ", "yellow")  # it applies, but its file waits for another block (policy `file`)
-
-
-def _span(result: EditResult) -> str:
-    path = printable(result.path)
-    if result.start_line is None:
-        return path
-    if result.end_line is None or result.end_line == result.start_line:
-        return f"{path}:{result.start_line}"
-    return f"{path}:{result.start_line}-{result.end_line}"
 
 
 def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> RenderableType:
@@ -226,54 +196,16 @@ def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> Ren
 def outcome_list(results: Sequence[EditResult], per_kind: int = SHOWN_PER_KIND,
                  total: int = SHOWN_IN_ALL) -> list[RenderableType]:
     """Each block's outcome, up to ``per_kind`` of each status and code and ``total`` in all; the rest counted."""
-    cut = capped(results, result_kind, describe_result, per_kind, total)
-    shown: list[RenderableType] = [outcome_lines(outcome) for outcome in cut.shown]
-    shown += [Text(printable(line), style="dim") for line in omitted_lines(cut)]
+    outcomes, omitted = shown_outcomes(results, per_kind, total)
+    shown: list[RenderableType] = [outcome_lines(outcome) for outcome in outcomes]
+    shown += [Text(line, style="dim") for line in omitted]
     return shown
 
 
 def outcome_lines(outcome: EditResult) -> Text:
     """`✓ applied src/a.py:3-5  block at line 12  exact`, then the reason and any near-miss diff, indented."""
-    mark, style = _HELD_MARK if outcome.code is ResultCode.HELD else _STATUS_MARK[outcome.status]
-    text = Text.assemble((mark, style), " ", (_span(outcome), "cyan"), (f"  block at line {outcome.block.line}", "dim"))
-    if outcome.status is Status.APPLIED:
-        text.append(f"  {outcome.reason or outcome.strategy or ''}", style="dim")
-    else:
-        text.append(f"\n    {printable(outcome.reason)}")
-    # The hint quotes file lines: split at newlines only (a form feed is part of a line), shown safely.
-    for line in outcome.hint.split("\n") if outcome.hint else ():
-        text.append(f"\n      {printable(line)}", style="dim")
-    return text
-
-
-def summary_counts(result: ApplyResult) -> str:
-    """`2 applied, 1 failed, 0 skipped`."""
-    return (f"{result.count(Status.APPLIED)} applied, {result.count(Status.FAILED)} failed, "
-            f"{result.count(Status.SKIPPED)} skipped")
+    return Text.assemble(*outcome_pieces(outcome))
 
 
 def summary_line(result: ApplyResult, *, dry_run: bool) -> Text:
-    text = Text.assemble(("Summary: ", "bold"), summary_counts(result))
-    already = sum(1 for r in result.results if r.code is ResultCode.ALREADY_APPLIED)
-    held = sum(1 for r in result.results + result.held_over if r.code is ResultCode.HELD)
-    notes = [f"{already} already applied"] * bool(already) + [f"{held} held"] * bool(held)
-    if notes:
-        text.append(f" ({', '.join(notes)})")
-    if result.files_modified:
-        text.append(" · modified: " + printable(", ".join(result.files_modified)))
-    if result.files_created:
-        text.append(" · created: " + printable(", ".join(result.files_created)))
-    if result.files_deleted:
-        text.append(" · deleted: " + printable(", ".join(result.files_deleted)))
-    if result.files_renamed:
-        text.append(" · renamed: " + printable(", ".join(f"{old} → {new}" for old, new in result.files_renamed)))
-    held_files = dict.fromkeys(r.path for r in result.results + result.held_over if r.code is ResultCode.HELD)
-    if held_files:
-        kept = "; the blocks that apply are held" if set(held_files) <= set(result.holding) else ""
-        text.append(f" · not written (a block for it failed{kept}): " + printable(", ".join(held_files)),
-                    style="yellow")
-    if dry_run:
-        text.append(" · dry run, nothing written", style="yellow")
-    elif not result.written and result.diffs:
-        text.append(" · nothing written", style="bold red")
-    return text
+    return Text.assemble(*summary_pieces(result, dry_run=dry_run))

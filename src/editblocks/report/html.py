@@ -20,8 +20,9 @@ from rich.text import Text
 
 from editblocks.model import ApplyResult, FileDiff
 from editblocks.report.diffs import render_diff
-from editblocks.report.display import diagnostics_table, outcome_list, shell_table, summary_counts, summary_line
+from editblocks.report.display import diagnostics_table, outcome_list, shell_table, summary_line
 from editblocks.report.grouping import diff_head
+from editblocks.report.outcome_text import summary_counts
 from editblocks.text.diff import printable
 
 SHOWN_PER_KIND = 200

@@ -10,8 +10,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-
-from rapidfuzz.distance import Indel
+from dataclasses import dataclass
 
 from editblocks.text.line_diff import Opcode, hunks, line_opcodes
 
@@ -24,17 +23,20 @@ def unified_diff(path: str, original: str | None, new: str, context: int = CONTE
                  old_path: str | None = None) -> str:
     """The unified diff of one file (`original` None: the file is created; ``deleted``: it is removed;
     ``old_path``: it was renamed from there)."""
-    old_lines = _bare_lines(original) if original is not None else []
-    new_lines = _shared_lines(new, old_lines)
+    window = _changed_window(original or "", new, context)
+    old_lines = _lines_between(original, window.old_start, window.old_end) if original is not None else []
+    new_lines = _lines_between(new, window.new_start, window.new_end, old_lines)
     groups = hunks(_opcodes(old_lines, new_lines, context), context)
     fromfile = "/dev/null" if original is None else f"a/{old_path or path}"
     tofile = "/dev/null" if deleted else f"b/{path}"
     if not groups:
         return f"--- {fromfile}\n+++ {tofile}\n" if old_path is not None else ""  # a pure rename: the names tell it
     out = [f"--- {fromfile}\n", f"+++ {tofile}\n"]
+    first_line = window.first_line
     for group in groups:
         first, last = group[0], group[-1]
-        out.append(f"@@ -{_range(first[1], last[2])} +{_range(first[3], last[4])} @@\n")
+        out.append(f"@@ -{_range(first[1] + first_line, last[2] + first_line)} "
+                   f"+{_range(first[3] + first_line, last[4] + first_line)} @@\n")
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
                 out.extend(_row(" ", line) for line in old_lines[i1:i2])
@@ -42,6 +44,94 @@ def unified_diff(path: str, original: str | None, new: str, context: int = CONTE
             out.extend(_row("-", line) for line in old_lines[i1:i2])
             out.extend(_row("+", line) for line in new_lines[j1:j2])
     return "".join(out)
+
+
+@dataclass(frozen=True)
+class _Window:
+    """The part of both texts a diff needs: the changed lines with ``context`` equal lines around them.
+
+    Both start ``first_line`` lines into the files (at ``old_start`` and
+    ``new_start``) and end where their last ``context`` equal lines end; the
+    lines before and after are the same in both, so the diff of the windows
+    is the diff of the files.
+    """
+
+    old_start: int
+    old_end: int
+    new_start: int
+    new_end: int
+    first_line: int
+
+
+def _changed_window(old: str, new: str, context: int) -> _Window:
+    """Found by comparing the texts a block of characters at a time (as fast as memory compares), so a small edit
+    of a big file splits and aligns a few lines rather than all of them.
+
+    Lines compare as `_bare_lines` makes them (a last line without a newline differs from the same line with
+    one). The equal leading lines are those whose newline lies in the common leading characters; the equal
+    trailing lines, those inside the common trailing characters of what follows them that begin a line in both
+    texts. The window keeps ``context`` of each, as `_opcodes` would.
+    """
+    if old == new:
+        return _Window(0, 0, 0, 0, 0)
+    head_end = old.rfind("\n", 0, _common_prefix(old, new)) + 1  # where the first line that differs begins
+    head = old.count("\n", 0, head_end)
+    tail_chars = _common_suffix(old, new, min(len(old), len(new)) - head_end)
+    tail = 0
+    old_end = len(old)  # where the window ends: ``context`` lines into the equal trailing lines
+    if tail_chars:
+        old_tail, new_tail = len(old) - tail_chars, len(new) - tail_chars
+        begins_line = ((old_tail == head_end or old[old_tail - 1] == "\n")
+                       and (new_tail == head_end or new[new_tail - 1] == "\n"))
+        tail = old.count("\n", old_tail, len(old) - 1) + begins_line
+        if tail > context:
+            old_end = old_tail if begins_line else old.find("\n", old_tail) + 1
+            for _ in range(context):
+                old_end = old.find("\n", old_end) + 1
+    start = head_end
+    for _ in range(min(head, context)):
+        start = old.rfind("\n", 0, start - 1) + 1
+    return _Window(start, old_end, start, len(new) - (len(old) - old_end), max(0, head - context))
+
+
+COMPARE_CHUNK = 65_536
+"""Characters compared at a time while looking for the first difference of two texts."""
+
+
+def _common_prefix(first: str, second: str) -> int:
+    """How many leading characters the texts share."""
+    limit = min(len(first), len(second))
+    low = 0
+    while low < limit:
+        high = min(limit, low + COMPARE_CHUNK)
+        if first[low:high] != second[low:high]:
+            while high - low > 1:  # the first difference is in [low, high)
+                middle = (low + high) // 2
+                if first[low:middle] == second[low:middle]:
+                    low = middle
+                else:
+                    high = middle
+            return low
+        low = high
+    return limit
+
+
+def _common_suffix(first: str, second: str, limit: int) -> int:
+    """How many trailing characters the texts share, at most ``limit``."""
+    first_end, second_end = len(first), len(second)
+    same = 0
+    while same < limit:
+        step = min(limit, same + COMPARE_CHUNK)
+        if first[first_end - step : first_end - same] != second[second_end - step : second_end - same]:
+            while step - same > 1:  # the last difference is between `same` and `step` characters from the end
+                middle = (same + step) // 2
+                if first[first_end - middle : first_end - same] == second[second_end - middle : second_end - same]:
+                    same = middle
+                else:
+                    step = middle
+            return same
+        same = step
+    return limit
 
 
 def _bare_lines(text: str) -> list[str]:
@@ -58,20 +148,22 @@ SHARE_CHUNK = 65_536
 """Characters of the new text split into lines at a time while sharing them with the old text's equal lines."""
 
 
-def _shared_lines(text: str, old_lines: list[str]) -> list[str]:
-    """`_bare_lines` of ``text``, each line equal to an old line being that very string object.
+def _lines_between(text: str, start: int, end: int, shared_with: list[str] | None = None) -> list[str]:
+    """`_bare_lines` of ``text[start:end]`` (``end`` is the text's end or the start of a line), split a chunk at
+    a time so that the window is never copied whole; with ``shared_with``, each line equal to one of those is
+    that very string object.
 
     An edited big file is mostly its old lines: sharing them keeps one copy of the file's lines in memory
-    during the diff instead of two (the text is split a chunk at a time, so both never exist in full).
+    during the diff instead of two.
     """
-    if len(text) <= SHARE_CHUNK:
-        return _bare_lines(text)
-    known = {line: line for line in old_lines}
+    if end - start <= SHARE_CHUNK:
+        return _bare_lines(text[start:end])
+    known = {line: line for line in shared_with} if shared_with is not None else None
     lines: list[str] = []
-    start = 0
-    while start < len(text):
-        cut = text.find("\n", start + SHARE_CHUNK) + 1 or len(text)
-        lines.extend([known.get(line, line) for line in _bare_lines(text[start:cut])])
+    while start < end:
+        cut = min(end, text.find("\n", start + SHARE_CHUNK) + 1 or end)
+        chunk = _bare_lines(text[start:cut])
+        lines.extend(chunk if known is None else [known.get(line, line) for line in chunk])
         start = cut
     return lines
 
@@ -142,6 +234,8 @@ def word_changes(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[
 
 def _changed_runs(old_tokens: list[str], new_tokens: list[str]) -> list[tuple[int, int, int, int]]:
     """Token ranges that differ; a deletion next to an insertion is one replaced run."""
+    from rapidfuzz.distance import Indel  # only the word highlighting of a drawn diff needs it
+
     runs: list[tuple[int, int, int, int]] = []
     after_equal = True
     for opcode in Indel.opcodes(old_tokens, new_tokens):
