@@ -129,20 +129,40 @@ def test_of_several_readings_the_one_whose_old_text_the_file_holds_applies(tmp_p
     assert (tmp_path / "NOTES.md").read_text() == NOTES.replace("First", "Second")
 
 
-def test_readings_the_file_cannot_tell_apart_are_refused_listing_every_reading(tmp_path: Path) -> None:
+def test_a_stray_separator_before_the_end_marker_is_never_written_into_the_file(tmp_path: Path) -> None:
+    """The split at the first `=======` would write the second one into the file: no reading at all, so the
+    doubled end is the one reading the file holds (aider's reading; it used to be refused as ambiguous)."""
     make_tree(tmp_path, {"a.py": "x = 1\n"})
     answer = block("a.py", f"{SEARCH}\nx = 1\n{SEPARATOR}\nx = 2\n{SEPARATOR}\n{REPLACE}\n")
+    parsed = parse(answer)
+    assert all(SEPARATOR not in reading.new for reading in parsed.blocks[0].readings)
     result = single(run(tmp_path, answer))
-    assert result.code.value == "ambiguous" and "3 ways" in result.reason
+    assert result.status.value == "applied" and "stray end" in result.reason
+    assert (tmp_path / "a.py").read_text() == "x = 2\n"
+
+
+def test_readings_the_file_cannot_tell_apart_are_refused_listing_every_reading(tmp_path: Path) -> None:
+    make_tree(tmp_path, {"a.py": "x = 1\nx = 1\n"})
+    answer = block("a.py", f"{SEARCH}\nx = 1\n{SEPARATOR}\nx = 2\n{SEPARATOR}\n{REPLACE}\n")
+    result = single(run(tmp_path, answer))
+    assert result.code.value == "ambiguous" and "2 ways" in result.reason
     assert "line 5" in result.reason and "line 7" in result.reason and "stray end" in result.reason
-    assert (tmp_path / "a.py").read_text() == "x = 1\n"
+    assert (tmp_path / "a.py").read_text() == "x = 1\nx = 1\n"
 
 
 def test_readings_none_of_which_is_found_are_refused_as_not_found(tmp_path: Path) -> None:
     make_tree(tmp_path, {"t.txt": "q\n"})
-    answer = block("t.txt", f"{SEARCH}\na\n{SEPARATOR}\nb\n{SEPARATOR}\nc\n{REPLACE}\n")
+    answer = block("t.txt", f"{SEARCH}\na\n{SEPARATOR}\nb\n{SEPARATOR}\n{REPLACE}\n")
     result = single(run(tmp_path, answer))
     assert result.code.value == "not-found" and "none of them" in result.reason
+
+
+def test_a_block_left_with_one_reading_says_which_and_why() -> None:
+    """Of the splits at `a / b / c`, the first would write the second `=======` into the file."""
+    parsed = parse(block("t.txt", f"{SEARCH}\na\n{SEPARATOR}\nb\n{SEPARATOR}\nc\n{REPLACE}\n"))
+    [only] = parsed.blocks
+    assert (only.old, only.new, only.readings) == (f"a\n{SEPARATOR}\nb\n", "c\n", ())
+    assert any("its only reading that does not write a marker line" in message for message in warnings(parsed))
 
 
 # --- 4. one marker-length rule -------------------------------------------------------------------------------

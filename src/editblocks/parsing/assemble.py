@@ -263,14 +263,15 @@ class BlockAssembler:
 
     def _complete(self, block: OpenBlock, end_line: int, end_length: int) -> None:
         dividers = block.dividers
-        if block.start is _SEARCH_START and len(dividers) == 1:  # what `split_sections` does in the common case
+        if block.start is _SEARCH_START and len(dividers) == 1 and not block.look_alikes:
+            # what `split_sections` does in the common case
             body, index = block.body, dividers[0].index
             # Content between markers is one body slice, so each section is most often a single slice.
             old = body[0] if index == 1 else "".join(body[:index])
             new = body[index] if len(body) == index + 1 else "".join(body[index:])
             cut: Cut = ("", old, new, ""), (), dividers[0].length
         else:
-            split = split_sections(block, self._error, self._warn)
+            split = split_sections(block, self._error, self._warn, end_length)
             if split is None:
                 return
             cut = split

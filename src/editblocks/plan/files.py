@@ -9,15 +9,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from editblocks.locate.elision import is_elision_line, is_lazy_comment
+from editblocks.locate.elision import is_placeholder
 from editblocks.model import BlockKind, EditBlock, EditResult, Format, Reason, Status
 from editblocks.plan.edits import create
+from editblocks.plan.guards import introduced_marker, marker_reason
 from editblocks.plan.state import BOM, FileBuffer, FileState, StateOf, lines_of
 from editblocks.text.document import Document
 
 
 def add(block: EditBlock, state: FileState) -> EditResult:
     """A patch's new file: as any created file, but a refusal says how a patch changes an existing file."""
+    marker = introduced_marker([], lines_of(block.new))
+    if marker is not None:
+        return EditResult(block, Status.FAILED, marker_reason(marker, block.path), Reason.REFUSED)
     result = create(block, state)
     if result.code is not Reason.FILE_EXISTS:
         return result
@@ -149,6 +153,9 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
     """The complete new content of a file: replaces it, or creates it; refused if it leaves code out."""
     new_lines = lines_of(block.new.removeprefix(BOM))
     buffer = state.buffer
+    marker = introduced_marker(buffer.lines if buffer is not None else [], new_lines)
+    if marker is not None:
+        return EditResult(block, Status.FAILED, marker_reason(marker, state.source.key), Reason.REFUSED)
     if buffer is None:
         state.buffer = FileBuffer(Document.new_file("".join(line + "\n" for line in new_lines)))
         state.removed = False
@@ -167,7 +174,7 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
             "it; send the complete file, or delete the file if that is meant", Reason.REFUSED)
     own = {line.strip() for line in current}
     elided = next((number for number, line in enumerate(new_lines, 1)
-                   if (is_elision_line(line) or is_lazy_comment(line)) and line.strip() not in own), None)
+                   if is_placeholder(line) and line.strip() not in own), None)
     if elided is not None:
         return EditResult(
             block, Status.FAILED,

@@ -22,7 +22,8 @@ from editblocks.locate.types import (
     NotFound,
     Rung,
 )
-from editblocks.model import EXACT_ONLY_FORMATS, EditBlock, EditResult, Reason, Status, percent
+from editblocks.model import EXACT_ONLY_FORMATS, FRONT_END_FORMATS, EditBlock, EditResult, Reason, Status, percent
+from editblocks.plan.guards import introduced_marker, introduced_placeholder, marker_reason, placeholder_reason
 from editblocks.plan.state import FileBuffer, FileState, PlanOptions, lines_of, span_words
 
 MIN_ALREADY_APPLIED_CHARS = 12
@@ -68,6 +69,10 @@ def found(block: EditBlock, state: FileState, where: Found, note: str = "") -> E
             "text; applying it again would repeat the added lines",
             Reason.ALREADY_APPLIED, there + 1, end, where.strategy.value, similarity,
         )
+    refused = refusal(block, state.source.key)
+    if refused:
+        return EditResult(block, Status.FAILED, refused, Reason.REFUSED, first, last, where.strategy.value,
+                          similarity)
     state.buffer.splice(where.start, where.end, where.new_lines, where.sources)
     state.edits.append((where.start, where.end, len(where.new_lines)))
     reason = "; ".join(part for part in (note, _tolerance_note(where)) if part)
@@ -83,6 +88,17 @@ _TOLERANCE_NOTES = {
     Rung.ELISION: "matched piece by piece around `...` lines; the elided lines were kept",
     Rung.FUZZY: "matched approximately (fuzzy)",
 }
+
+
+def refusal(block: EditBlock, key: str) -> str:
+    """Why the block's new text may not be written, if it may not: it leaves code out, or (in a patch or a whole
+    file) holds another format's edit markers."""
+    old, new = lines_of(block.search), lines_of(block.replace)
+    placeholder = introduced_placeholder(old, new)
+    if placeholder is not None:
+        return placeholder_reason(*placeholder, key)
+    marker = introduced_marker(old, new) if block.format in FRONT_END_FORMATS else None
+    return marker_reason(marker, key) if marker is not None else ""
 
 
 def _tolerance_note(where: Found) -> str:
