@@ -52,6 +52,16 @@ def introduced_marker(old: Sequence[str], new: Sequence[str]) -> str | None:
     return new[added[0][0]].strip() if added else None
 
 
+def text_refusal(old: str, new: str, where: str) -> str:
+    """Why a tool call may not replace ``old`` by ``new`` in ``where`` (texts, not lines), if it may not."""
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    placeholder = introduced_placeholder(old_lines, new_lines)
+    if placeholder is not None:
+        return placeholder_reason(*placeholder, where)
+    marker = introduced_marker(old_lines, new_lines)
+    return marker_reason(marker, where) if marker is not None else ""
+
+
 def placeholder_reason(number: int, text: str, where: str) -> str:
     return (f"refused: line {number} of the new text (`{text}`) stands for code it leaves out, and writing it "
             f"would delete that code from {where}; write out every line the new text keeps, or quote only the "

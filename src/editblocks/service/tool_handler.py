@@ -19,6 +19,7 @@ from typing import Any
 from editblocks.errors import ArgumentError, WorkspaceError
 from editblocks.model import ApplyResult, BlockKind, EditBlock, Format, ParseResult, Policy, Reason, Status
 from editblocks.parsing.stream import parse
+from editblocks.plan.guards import text_refusal
 from editblocks.report.feedback import feedback_message, reply_format
 from editblocks.service.apply import LOCK_WAIT_SECONDS, apply
 from editblocks.service.text_editor import Decided, EditorReply, TextEditor, as_edit
@@ -101,13 +102,15 @@ class ToolHandler:
         if command == "view":
             return _reply(self._editor.view(path, view_range_argument(args)))
         if command == "create":
-            return _reply(self._editor.create(path, text_argument(args, "file_text")))
+            file_text = text_argument(args, "file_text")
+            return _refused(path, "", file_text) or _reply(self._editor.create(path, file_text))
         if command == "insert":
             new = text_argument(args, "new_str", required=False) or text_argument(args, "insert_text",
                                                                                  required=False)
-            return _reply(self._editor.insert(path, int_argument(args, "insert_line"), new))
-        return self._str_replace(path, normalized(text_argument(args, "old_str")),
-                                 normalized(text_argument(args, "new_str", required=False)))
+            return _refused(path, "", new) or _reply(self._editor.insert(path, int_argument(args, "insert_line"), new))
+        old = normalized(text_argument(args, "old_str"))
+        new = normalized(text_argument(args, "new_str", required=False))
+        return _refused(path, old, new) or self._str_replace(path, old, new)
 
     def _str_replace(self, path: str, old: str, new: str) -> ToolReply:
         """`old` as text, exactly once; when it is not there at all, its lines go through the tolerant ladder."""
@@ -183,6 +186,13 @@ class ToolHandler:
         ok = bool(result.results) and all(r.status is Status.APPLIED or r.code is Reason.ALREADY_APPLIED
                                           for r in result.results) and not parsed.errors
         return ToolReply(message, ok, result)
+
+
+def _refused(path: str, old: str, new: str) -> ToolReply | None:
+    """A text editor call whose new text would delete code behind a placeholder or write an edit marker: refused,
+    nothing written."""
+    why = text_refusal(old, normalized(new), path)
+    return ToolReply(f"Error: {why}; nothing was written.", False) if why else None
 
 
 def _reply(reply: EditorReply) -> ToolReply:
