@@ -422,6 +422,33 @@ def test_known_files_that_cannot_be_read_are_a_usage_error(tmp_path: Path) -> No
     assert both.exit_code == 2 and "standard input" in both.output
 
 
+# --- 10. a later block that lost its start marker ------------------------------------------------------------
+
+HEADLESS = (f"page.html\n```html\n{SEARCH}\n<div id=\"tree\"></div>\n{SEPARATOR}\n<div id=\"tree\"></div>\n"
+            f"<ul id=\"why\"></ul>\n{REPLACE}\n```\n\npage.html\n```html\n  load();\n{SEPARATOR}\n  load();\n"
+            f"  explain();\n{REPLACE}\n```\n")
+
+
+def test_a_later_block_without_its_start_marker_leaves_the_complete_block_before_it_alone(tmp_path: Path) -> None:
+    """The first block's fence closed and a new one opened before the stray `=======`: that separator is a later
+    block's, not evidence that the first block was cut short (it used to be withdrawn with it)."""
+    make_tree(tmp_path, {"page.html": '<div id="tree"></div>\n  load();\n'})
+    parsed = parse(HEADLESS)
+    assert [b.new for b in parsed.blocks] == ['<div id="tree"></div>\n<ul id="why"></ul>\n']
+    [error] = errors(parsed)
+    assert "line 14" in error and "lost its start marker" in error
+    result = run(tmp_path, HEADLESS)
+    assert [r.status.value for r in result.results] == ["applied"]
+    assert (tmp_path / "page.html").read_text() == '<div id="tree"></div>\n<ul id="why"></ul>\n  load();\n'
+    assert all(streamed(HEADLESS, size) == parsed for size in (1, 3, 8))
+
+
+def test_a_stray_end_in_the_same_fence_still_withdraws_the_block_it_cut_short() -> None:
+    answer = f"a.py\n```python\n{SEARCH}\nx = 1\n{SEPARATOR}\nx = '''\n{REPLACE}\n'''\n{REPLACE}\n```\n"
+    parsed = parse(answer)
+    assert parsed.blocks == () and "cut short" in errors(parsed)[0]
+
+
 # --- streaming and round trips stay as they were ------------------------------------------------------------
 
 

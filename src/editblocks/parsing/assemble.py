@@ -87,10 +87,11 @@ _STRAY_MESSAGE = {kind: f"{text} without a block start before it" for kind, text
 """Built once: an answer of a million stray end markers then holds one message, not a million copies."""
 
 
-_Held = tuple[EditBlock, bool, int]
+_Held = tuple[EditBlock, bool, int, int]
 """A completed block kept back until the next block starts or the response ends, whether it interrupted the block
-before it, and the line it ended at. A stray end marker right after it shows its text held a marker line that cut
-it short; it is then withdrawn instead of half-applied. (A plain tuple: one is made per block.)"""
+before it, the line it ended at, and how many fences had been opened when it ended. A stray end marker right after
+it shows its text held a marker line that cut it short; it is then withdrawn instead of half-applied. (A plain
+tuple: one is made per block.)"""
 
 
 class BlockAssembler:
@@ -112,6 +113,7 @@ class BlockAssembler:
         self._held: _Held | None = None
         self._strict_allowed = True
         self.rereading = False  # set by the parser while it reads text again; no block then ends early
+        self.fences_opened = 0  # fences opened outside blocks so far (the outside-lines part counts them)
         self.blocks: list[EditBlock] = []
         self.starts_seen: dict[MarkerKind, int] = {}  # plain dicts: a parser is made per answer, a Counter costs more
         self.ends_seen: dict[MarkerKind, int] = {}
@@ -232,15 +234,31 @@ class BlockAssembler:
         self._complete(block, second.line, 0)
         return "\n" + tail, second.line
 
-    def stray(self, marker: Marker, number: int) -> None:
+    def stray(self, marker: Marker, number: int, in_fence: bool = False) -> None:
         """A divider or end marker outside any block: counted for the balance check, and either evidence that the
-        held block was cut short or a marker without a start."""
+        held block was cut short, the separator of a later block that lost its start marker, or a marker without a
+        start. ``in_fence``: the marker stands inside a fence."""
         kind = marker.kind
         if kind in _STRAY_AT_TOP and _STARTED_BY[kind] in self.starts:
             started_by = _STARTED_BY[kind]
             self.ends_seen[started_by] = self.ends_seen.get(started_by, 0) + 1
+        if kind is MarkerKind.SEPARATOR and in_fence and self._headless(number):
+            return
         if not self._withdraw_if_cut_short(marker, number) and kind in _STRAY_AT_TOP:
             self._warn(number, _STRAY_MESSAGE[kind])
+
+    def _headless(self, number: int) -> bool:
+        """A `=======` in a fence opened after the held block ended: the block is complete (its fence was closed
+        and a new one opened), and this separator belongs to a later block that lost its start marker. The held
+        block is kept, the later one reported; False when no block is held or no fence was opened since."""
+        held = self._held
+        if held is None or self.fences_opened <= held[3] or held[0].format is Format.GUILLEMET:
+            return False
+        self._confirm_held()
+        self._error(number, f"the `=======` at line {number} has no `<<<<<<< SEARCH` before it: the block it belongs "
+                            "to lost its start marker, so nothing of it is applied; send that block again, "
+                            "starting with `<<<<<<< SEARCH`")
+        return True
 
     def reopen_tolerant(self, block: OpenBlock) -> str:
         """A strict (8-9 character) block reached the end without its own end marker: the model mixed marker
@@ -307,7 +325,7 @@ class BlockAssembler:
         path = resolve_known(block.path, self._known, creating=blank) if self._known else block.path
         edit = edit_block(path, leading, old, new, trailing, kind, block.format, block.line,
                           readings, literal, line_hint)
-        self._held = edit, block.interrupting, end_line
+        self._held = edit, block.interrupting, end_line, self.fences_opened
 
     def _warn_mixed_lengths(self, block: OpenBlock, separator: int, several: bool, end_length: int) -> None:
         """One marker-length rule: a SEARCH block whose separator or end has another length than its start is
@@ -342,7 +360,7 @@ class BlockAssembler:
         marker line inside its text ended it early: report it and apply nothing of it."""
         if self._held is None:
             return False
-        edit, interrupting, end_line = self._held
+        edit, interrupting, end_line, _ = self._held
         if edit.format is Format.GUILLEMET and marker.kind not in GUILLEMET_KINDS:
             return False
         kind = marker.kind

@@ -98,7 +98,7 @@ class OutsideLines:
                 self._sink.warn(number, f"{marker.kind.value} marker ignored: the response format is "
                                 f"{self._format.value}")
             else:
-                self._assembler.stray(marker, number)
+                self._assembler.stray(marker, number, self.fence is not None)
         if self.fence_line(line, stripped, number):
             return
         if self.fence is None and stripped.lower().startswith(_THINK_OPEN):
@@ -137,6 +137,7 @@ class OutsideLines:
             if fence is None:
                 self.fence = looks_like
                 self.shell_lines = [] if looks_like.is_shell else None
+                self._assembler.fences_opened += 1
             info = looks_like.info
         self.recent.append((line, info))
         self._lookback.inside_fence = self.fence is not None
