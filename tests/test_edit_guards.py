@@ -205,3 +205,18 @@ def test_a_whole_file_with_a_bracketed_placeholder_is_refused(tmp_path: Path) ->
     make_tree(tmp_path, {"service.py": SERVICE})
     result = single(_whole(tmp_path, fenced("service.py", "class Service:\n    (rest of methods ...)\n")))
     assert result.code.value == "refused" and "(rest of methods ...)" in result.reason
+
+
+# --- a tolerant rung never re-indents lines that are right ----------------------------------------------------
+
+
+def test_new_text_already_where_a_tab_indented_search_matched_is_already_applied(tmp_path: Path) -> None:
+    """The search is tab-indented; the file (spaces) already holds the new text where it matched: nothing to do
+    (the indentation rung used to shift the lines four more columns into broken code)."""
+    method = "class Field:\n    def render(self, html):\n        if html.find('x') >= 0:\n            self.add('x')\n"
+    make_tree(tmp_path, {"field.py": method})
+    answer = fenced("field.py", f"{SEARCH}\n\tif html.find('x') >= 0:\n\t    self.add('x')\n{SEPARATOR}\n"
+                                f"        if html.find('x') >= 0:\n            self.add('x')\n{REPLACE}\n")
+    result = single(run(tmp_path, answer))
+    assert result.code.value == "already-applied" and (result.start_line, result.end_line) == (3, 4)
+    assert (tmp_path / "field.py").read_text() == method

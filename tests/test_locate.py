@@ -290,6 +290,18 @@ def test_a5_tab_width_eight_is_tried_when_four_does_not_explain_the_indentation(
     assert result.new_lines == ("\tif (x) {", "\t\ty();", "\t\tz();", "\t}")
 
 
+def test_a5_a_tab_width_under_which_tabs_and_spaces_line_up_wins_over_a_shift():
+    """A tab-indented search over a space-indented method body lines up at width 8 (shift 0) and at width 4 (shift
+    4): the lines are right where they are, so the new lines keep their depth (issue 24: width 4 re-indented a
+    block of live code by four columns)."""
+    file = ["class A:", "    def f(self):", "        if x:", "            y()"]
+    search = ["\tif x:", "\t    y()"]
+    replace = ["        if x:", "            y()", "            z()"]
+    result = locate(file, search, replace)
+    assert isinstance(result, Found) and result.strategy is Rung.INDENTATION
+    assert result.new_lines == ("        if x:", "            y()", "            z()")
+
+
 def test_a5_tabs_against_spaces_need_the_indentation_rung():
     file = ["\tvalue = compute()"]
     options = LocateOptions(rungs=(Rung.EXACT, Rung.TRAILING_WHITESPACE))

@@ -60,7 +60,15 @@ def found(block: EditBlock, state: FileState, where: Found, note: str = "") -> E
         return EditResult(block, Status.SKIPPED,
                           f"no change: the old and new text are identical ({span_words(where.start, where.end)})",
                           Reason.NO_OP, first, last, where.strategy.value, similarity)
-    there = _replacement_around(state.buffer.lines, where)
+    lines = state.buffer.lines
+    if where.strategy is not Rung.EXACT and _reads_as_new_text(lines, where, lines_of(block.replace)):
+        return EditResult(
+            block, Status.SKIPPED,
+            f"already applied: the file already has the new text at {span_words(where.start, where.end)}, where the "
+            "old text was matched (the two differ only in what the match ignores)",
+            Reason.ALREADY_APPLIED, first, last, where.strategy.value, similarity,
+        )
+    there = _replacement_around(lines, where)
     if there is not None:
         end = there + len(where.new_lines)
         return EditResult(
@@ -125,6 +133,13 @@ def ambiguous(block: EditBlock, key: str, outcome: Ambiguous, state: FileState, 
         reason += f" (its line hint, line {block.line_hint}, points at {where})"
     return EditResult(block, Status.FAILED, reason, Reason.AMBIGUOUS, strategy=outcome.strategy.value,
                       candidates=tuple(lines))
+
+
+def _reads_as_new_text(lines: list[str], where: Found, replacement: list[str]) -> bool:
+    """Whether the place a tolerant rung matched already holds the new text: as the model wrote it, or as the rung
+    adapted it (then writing it would change nothing, or re-indent lines that are right)."""
+    return (list(where.new_lines) == lines[where.start : where.end]
+            or bool(replacement) and lines[where.start : where.start + len(replacement)] == replacement)
 
 
 def _replacement_around(lines: list[str], where: Found) -> int | None:
