@@ -340,6 +340,24 @@ def test_a7_non_breaking_spaces_and_ellipsis_fold_to_ascii():
     assert result.new_lines == ("x = 2", 'print("Loading...")')
 
 
+def test_a7_a_changed_line_keeps_the_curly_quotes_and_no_break_spaces_the_model_typed_as_ascii():
+    """The README's promise: the file's typography stays. The characters a changed line copies from the line it
+    rewrites are written as the file has them; what the model added is written as typed."""
+    file = ["x = 1", "print(\u201cHello\u201d)", "a\u00a0=\u00a01", "tail"]
+    search = ['print("Hello")', "a = 1"]
+    replace = ['print("Hello, world")', "a = 2", "b = 3"]
+    result = locate(file, search, replace)
+    assert isinstance(result, Found) and result.strategy is Rung.TYPOGRAPHY
+    assert result.new_lines == ("print(\u201cHello, world\u201d)", "a\u00a0=\u00a02", "b = 3")
+
+
+def test_a7_an_apostrophe_the_model_typed_straight_is_written_curly_in_an_indented_line():
+    file = ["def greet():", "    say(\u2018don\u2019t stop\u2019)"]
+    result = locate(file, ["    say('don't stop')"], ["    say('don't stop now')"])
+    assert isinstance(result, Found)
+    assert result.new_lines == ("    say(\u2018don\u2019t stop now\u2019)",)
+
+
 def test_typography_is_folded_only_on_its_own_rung():
     file = ["it's"]
     options = LocateOptions(rungs=(Rung.EXACT, Rung.TRAILING_WHITESPACE, Rung.INDENTATION))
