@@ -14,6 +14,7 @@ from editblocks.locate.line_numbers import strip_line_numbers
 from editblocks.locate.types import Ambiguous, Found, NotFound
 from editblocks.model import EditBlock, EditResult, Reading, Reason, Status
 from editblocks.parsing.dialect import holds_escaped_markers
+from editblocks.plan.duplicates import same_file_everywhere
 from editblocks.plan.outcomes import already_applied, ambiguous, found, locate_in, locate_options, not_found, with_note
 from editblocks.plan.state import BOM, FileBuffer, FileState, PlanOptions, lines_of, text_of
 from editblocks.text.document import Document
@@ -73,6 +74,11 @@ def _edit_text(block: EditBlock, state: FileState, options: PlanOptions, lines: 
     if isinstance(outcome, Found):
         return found(block, state, outcome, note)
     if isinstance(outcome, Ambiguous):
+        first = same_file_everywhere(lines, search, replacement, outcome, locate_options(block, state, options))
+        if first is not None:
+            where = ", ".join(str(start + 1) for start in outcome.starts)
+            return found(block, state, first, f"the old text occurs at lines {where}, and editing any of them gives "
+                                              "the same file")
         return ambiguous(block, key, outcome, state, len(search))
     already = already_applied(block, lines, index, replacement, outcome.near_miss, state.buffer)
     if already is not None:

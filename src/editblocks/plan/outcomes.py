@@ -98,6 +98,15 @@ _TOLERANCE_NOTES = {
 }
 
 
+def would_apply(block: EditBlock, state: FileState, where: Found) -> bool:
+    """Whether `found` would apply ``block`` at ``where`` (not a no-op, not already applied, not refused)."""
+    assert state.buffer is not None
+    lines = state.buffer.lines
+    return not (block.is_noop or where.strategy is not Rung.EXACT
+                and _reads_as_new_text(lines, where, lines_of(block.replace))
+                or _replacement_around(lines, where) is not None or refusal(block, state.source.key))
+
+
 def refusal(block: EditBlock, key: str) -> str:
     """Why the block's new text may not be written, if it may not: it leaves code out, or (in a patch or a whole
     file) holds another format's edit markers."""

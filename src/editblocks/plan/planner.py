@@ -13,9 +13,11 @@ from dataclasses import replace
 
 from editblocks.model import FRONT_END_FORMATS, BlockKind, EditBlock, EditResult, Policy, Reason, Status
 from editblocks.parsing.filenames import closest_paths
+from editblocks.plan.duplicates import identical_twins, twins_in_place
 from editblocks.plan.edits import create, edit
 from editblocks.plan.files import add, delete, move, moving_sections, section_result, whole
 from editblocks.plan.hunks import scoped_edit
+from editblocks.plan.outcomes import locate_options
 from editblocks.plan.state import (
     FileBuffer,
     FilePlan,
@@ -54,11 +56,19 @@ def plan_edits(
 
     sections = moving_sections(blocks)
     failed_sections: dict[int, int] = {}  # move block index -> line of its section's first failed hunk
+    twins = identical_twins(blocks)
+    decided: dict[int, EditResult] = {}  # later copies of a block applied together with the first
     for index, block in enumerate(blocks):
         state = state_of(block.path)
         source = sources.get(block.path, state.source)
-        result = section_result(blocks, index, sections, failed_sections, state, state_of) \
+        result = decided.pop(index, None) or section_result(blocks, index, sections, failed_sections, state, state_of) \
             or _plan_block(block, state, options, existing, state_of)
+        if result.code is Reason.AMBIGUOUS and index in twins and twins[index][0] == index:
+            together = twins_in_place([blocks[twin] for twin in twins[index]], state,
+                                      locate_options(block, state, options))
+            if together is not None:
+                result = together[0]
+                decided.update(zip(twins[index][1:], together[1:]))
         if not source.refusal:
             result = replace(result, file=source.key)
         if result.status is Status.FAILED and index in sections:
