@@ -30,9 +30,12 @@ from editblocks.parsing.markers import (
     GUILLEMET_KINDS,
     STANDARD_RUN,
     STARTS,
+    TAG_KINDS,
     Marker,
     MarkerKind,
     block_candidate_lines,
+    line_hint_of,
+    tag_candidate_lines,
 )
 from editblocks.parsing.sections import NOTHING_HELD, Cut, Divider, OpenBlock, dedent, split_sections
 from editblocks.parsing.values import edit_block
@@ -40,6 +43,7 @@ from editblocks.parsing.values import edit_block
 FORMAT_STARTS: dict[Format, frozenset[MarkerKind]] = {
     Format.ANCHORED: frozenset({MarkerKind.ANCHORED_START}),
     Format.GUILLEMET: frozenset({MarkerKind.GUILLEMET_START}),
+    Format.ZED: frozenset({MarkerKind.OLD_TEXT_START}),
     **{fmt: frozenset({MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START}) for fmt in SEARCH_REPLACE_FAMILY},
     Format.AUTO: STARTS,
 }
@@ -48,18 +52,21 @@ _ENDS: dict[MarkerKind, frozenset[MarkerKind]] = {
     MarkerKind.NEW_FILE_START: frozenset({MarkerKind.NEW_FILE_END, MarkerKind.REPLACE_END}),
     MarkerKind.ANCHORED_START: frozenset({MarkerKind.BARE_END, MarkerKind.REPLACE_END}),
     MarkerKind.GUILLEMET_START: frozenset({MarkerKind.GUILLEMET_END}),
+    MarkerKind.OLD_TEXT_START: frozenset({MarkerKind.NEW_TEXT_END}),
 }
 _PROPER_END = {
     MarkerKind.SEARCH_START: MarkerKind.REPLACE_END,
     MarkerKind.NEW_FILE_START: MarkerKind.NEW_FILE_END,
     MarkerKind.ANCHORED_START: MarkerKind.BARE_END,
     MarkerKind.GUILLEMET_START: MarkerKind.GUILLEMET_END,
+    MarkerKind.OLD_TEXT_START: MarkerKind.NEW_TEXT_END,
 }
 _DIVIDERS: dict[MarkerKind, frozenset[MarkerKind]] = {
     MarkerKind.SEARCH_START: frozenset({MarkerKind.SEPARATOR}),
     MarkerKind.NEW_FILE_START: frozenset(),
     MarkerKind.ANCHORED_START: frozenset({MarkerKind.DASH, MarkerKind.SEPARATOR}),
     MarkerKind.GUILLEMET_START: frozenset({MarkerKind.GUILLEMET_SEPARATOR}),
+    MarkerKind.OLD_TEXT_START: frozenset({MarkerKind.OLD_TEXT_END, MarkerKind.NEW_TEXT_START}),
 }
 _SEARCH_START, _NEW_FILE_START = MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START  # read per block, kept at hand
 _LOOK_ALIKES = frozenset({MarkerKind.SEPARATOR, MarkerKind.LONG_SEPARATOR})
@@ -123,7 +130,9 @@ class BlockAssembler:
         """The block that has ended but is held back one step (a stray marker next would withdraw it)."""
         return self._held[0] if self._held is not None else None
 
-    def open(self, marker: Marker, number: int, line: str, interrupting: bool = False) -> None:
+    def open(self, marker: Marker, number: int, line: str, interrupting: bool = False, conflict: bool = False) -> None:
+        """Open a block at its start marker; ``conflict``: the marker is `<<<<<<< HEAD`, which also starts a git
+        conflict (the block is held back whole until its end shows which it is)."""
         if self._held is not None:
             self._confirm_held()
         kind, length = marker.kind, marker.length
@@ -136,8 +145,13 @@ class BlockAssembler:
             candidates = block_candidate_lines(len(indent)) if indent else _UNINDENTED_CANDIDATES
         else:
             indent, candidates = "", _UNINDENTED_CANDIDATES
-        self.block = OpenBlock(kind, number, length, strict, path, fmt, hint, indent, candidates,
-                               self._structure[kind], interrupting)
+        tags = kind is MarkerKind.OLD_TEXT_START
+        self.block = OpenBlock(kind, number, length, strict, path, fmt, hint, indent,
+                               tag_candidate_lines(len(indent)) if tags else candidates, self._structure[kind],
+                               interrupting, tags=tags, conflict=conflict,
+                               line_hint=line_hint_of(line) if tags or "line=" in line else None)
+        if conflict:
+            self.block.held_from = 0  # a git conflict is read again as text: none of it is reported as a block
         if marker.irregular:
             self._warn(number, f"marker accepted despite {marker.irregular}")
         if self._sink.enabled:
@@ -260,6 +274,16 @@ class BlockAssembler:
                             "starting with `<<<<<<< SEARCH`")
         return True
 
+    def abandon_conflict(self, block: OpenBlock, number: int, line: str) -> tuple[str, int]:
+        """A block opened by `<<<<<<< HEAD` met a `>>>>>>> branch` line: it is a git conflict, not an edit. It is
+        dropped (and not counted), and its lines up to this one are returned, to be read again as text after its
+        start line."""
+        self.block = None
+        self.starts_seen[block.start] -= 1
+        self._warn(block.line, f"`<<<<<<< HEAD` at line {block.line} starts a git conflict (line {number} ends it "
+                               f"with `{line.strip()[:40]}`), not an edit block; read as text")
+        return "\n" + block.text_after_start() + line + "\n", block.line
+
     def reopen_tolerant(self, block: OpenBlock) -> str:
         """A strict (8-9 character) block reached the end without its own end marker: the model mixed marker
         lengths, so it is opened again with standard rules, and no block is strict from here on. Returns the
@@ -302,7 +326,7 @@ class BlockAssembler:
             leading, old, new, trailing = (dedent(part, block.indent) for part in sections)
             readings = tuple(Reading(dedent(r.old, block.indent), dedent(r.new, block.indent), r.note)
                              for r in readings)
-        literal = line_hint = None
+        literal, line_hint = None, block.line_hint
         start = block.start
         if start is _SEARCH_START:
             if separator != block.length or end_length and end_length != block.length:
@@ -314,7 +338,7 @@ class BlockAssembler:
                     self._error(block.line, f"block at line {block.line} {read}")
                     return
                 old, new = read.pairs[0]
-                literal, line_hint = read.literal, read.line_hint
+                literal, line_hint = read.literal, read.line_hint if read.line_hint is not None else line_hint
                 if readings:
                     readings = tuple(Reading(o, n, r.note) for (o, n), r in zip(read.pairs, readings))
         elif start is _NEW_FILE_START:
@@ -401,10 +425,10 @@ def _ends_block_text(tail: str, interrupted: bool) -> bool:
 def _structure(start: MarkerKind, starts: frozenset[MarkerKind]) -> frozenset[MarkerKind]:
     """The marker kinds that are structure inside a block opened by ``start`` (the others are its content):
     another block's start (which interrupts it), its own ends and dividers, and only of its own family
-    (chevrons or guillemets)."""
-    guillemet = start is MarkerKind.GUILLEMET_START
+    (chevrons, guillemets or Zed's tags)."""
+    guillemet, tags = start is MarkerKind.GUILLEMET_START, start is MarkerKind.OLD_TEXT_START
     kinds = starts | _ENDS[start] | _DIVIDERS[start]
-    return frozenset(kind for kind in kinds if (kind in GUILLEMET_KINDS) == guillemet)
+    return frozenset(kind for kind in kinds if (kind in GUILLEMET_KINDS) == guillemet and (kind in TAG_KINDS) == tags)
 
 
 _UNINDENTED_CANDIDATES = block_candidate_lines(0)

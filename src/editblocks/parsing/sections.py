@@ -37,6 +37,7 @@ SECTION_NAMES: dict[MarkerKind, tuple[str, ...]] = {
     MarkerKind.NEW_FILE_START: ("new",),
     MarkerKind.ANCHORED_START: ("leading", "old", "new", "trailing"),
     MarkerKind.GUILLEMET_START: ("old", "new"),
+    MarkerKind.OLD_TEXT_START: ("old", "old", "new"),  # between `</old_text>` and `<new_text>`: blank lines only
 }
 
 
@@ -70,6 +71,9 @@ class OpenBlock:
     reported: int = 0  # body lines already sent as progress
     held_from: int = NOTHING_HELD  # body position from which progress waits for the block's end (see EventSink)
     dialect: bool = False  # a content line starts with `\` or `:` (maybe Roo's escaped markers or hints)
+    tags: bool = False  # Zed's edit: its structure is `</old_text>`, `<new_text>` and `</new_text>` lines
+    conflict: bool = False  # opened by `<<<<<<< HEAD`: a git conflict if a `>>>>>>> branch` line follows
+    line_hint: int | None = None  # the line its start marker names (`line=42`)
 
     def text_after_start(self) -> str:
         """The block's lines after its start marker, as written (content and dividers interleaved)."""
@@ -112,6 +116,8 @@ def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink, end_leng
     if start is MarkerKind.ANCHORED_START:
         sections = _split_anchored(block, error)
         return (sections, (), 0) if sections is not None else None
+    if start is MarkerKind.OLD_TEXT_START:
+        return _split_tags(block, error)
     if len(dividers) == 1:
         index = dividers[0].index
         return _split_common_prefix("".join(body[:index]), "".join(body[index:])), (), 0
@@ -123,6 +129,21 @@ def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink, end_leng
         _too_many_separators(block, dividers, error)
         return None
     return _split_common_prefix(*_around(block, chosen)), (), 0
+
+
+def _split_tags(block: OpenBlock, error: ErrorSink) -> Cut | None:
+    """Zed's edit: the old text up to `</old_text>`, the new text from `<new_text>` on, nothing but blank lines
+    between the two."""
+    body, dividers, line = block.body, block.dividers, block.line
+    if [d.kind for d in dividers] != [MarkerKind.OLD_TEXT_END, MarkerKind.NEW_TEXT_START]:
+        error(line, f"edit at line {line} needs `</old_text>`, then `<new_text>`, then `</new_text>`, each once and "
+                    "on its own line")
+        return None
+    closing, opening = dividers
+    if "".join(body[closing.index : opening.index]).strip():
+        error(line, f"edit at line {line} has text between `</old_text>` and `<new_text>`; nothing of it is applied")
+        return None
+    return ("", "".join(body[: closing.index]), "".join(body[opening.index :]), ""), (), 0
 
 
 def _split_search(block: OpenBlock, error: ErrorSink, warn: ErrorSink, end_length: int) -> Cut | None:

@@ -79,6 +79,7 @@ from editblocks.parsing.markers import (
     candidate_lines,
     classify,
     classify_short,
+    classify_tag,
 )
 from editblocks.parsing.outside import OutsideLines
 from editblocks.parsing.sections import section_bounds
@@ -343,9 +344,17 @@ class StreamParser:
                 number += 1
                 self._line_no = number
                 line = text[start:newline]
-                short_run = block.length if block.length < MIN_RUN else 0
-                marker = (classify_short if len(line) <= CACHED_LINE_CHARS else classify)(line, short_run)
+                if block.tags:
+                    marker = classify_tag(line)
+                else:
+                    short_run = block.length if block.length < MIN_RUN else 0
+                    marker = (classify_short if len(line) <= CACHED_LINE_CHARS else classify)(line, short_run)
                 if marker is None:
+                    if block.conflict and line[:1] == ">" and not assembler.rereading:
+                        # `>>>>>>> main` ends a git conflict: what followed `<<<<<<< HEAD` is text
+                        self._reread(*assembler.abandon_conflict(block, number, line))
+                        position = newline + 1
+                        continue
                     if line.lstrip()[:1] in DIALECT_FIRST_CHARS:
                         block.dialect = True
                     block.body.append(text[start : newline + 1])
