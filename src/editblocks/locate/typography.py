@@ -48,11 +48,11 @@ def _copied_as_in_file(body: str, actual: str) -> str:
     if len(folded) != len(actual):
         return body
     characters = list(body)
-    for tag, src_start, src_end, dest_start, _ in Indel.opcodes(folded, body):
-        if tag != "equal":
+    for opcode in Indel.opcodes(folded, body):
+        if opcode.tag != "equal":
             continue
-        for offset in range(src_end - src_start):
-            original = actual[src_start + offset]
+        for offset in range(opcode.src_end - opcode.src_start):
+            original = actual[opcode.src_start + offset]
             if original in TYPOGRAPHIC_EQUIVALENTS:
-                characters[dest_start + offset] = original
+                characters[opcode.dest_start + offset] = original
     return "".join(characters)
