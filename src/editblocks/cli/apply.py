@@ -74,7 +74,7 @@ def _run_apply(parsed: ParseResult, root: str, *, dry_run: bool, **options: Any)
         raise workspace_error(error) from None
 
 
-def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_run: bool) -> None:
+def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_run: bool, format_: str) -> None:
     if as_json:
         from editblocks.report.serialize import apply_json
 
@@ -84,7 +84,9 @@ def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_ru
 
     out = console()
     if not result.results:
-        out.print("no edit blocks found")
+        from editblocks.parsing.catalog import nothing_found
+
+        out.print(nothing_found(format_), markup=False)
     out.print(apply_report(result, show_diffs=show_diffs, dry_run=dry_run))
 
 
@@ -112,7 +114,7 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, st
         from editblocks.service.apply import without_restated_warnings
 
         result = replace(result, diagnostics=without_restated_warnings(validation.diagnostics, result.results))
-        _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True)
+        _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True, format_=format_)
         sys.exit(EXIT_OK if validation.ok and _apply_exit(result) == EXIT_OK else EXIT_FAILED)
     if as_json:
         from editblocks.report.serialize import check_json
@@ -220,7 +222,7 @@ def apply_command(response: str, root: str | None, format_: str, dry_run: bool, 
             failures.append(f"cannot write the patch to {patch_file!r}: {error.strerror or error}")
     notes = [note for note in notes if note]
     result = replace(result, notes=result.notes + tuple(failures) + (tuple(notes) if as_json else ()))
-    _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run)
+    _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run, format_=format_)
     for note in notes if not as_json else ():
         console().print(note, markup=False)
     for failure in failures if as_json else ():

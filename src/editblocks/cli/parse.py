@@ -38,7 +38,9 @@ def parse_command(response: str, format_: str, max_bytes: int, as_json: bool) ->
 
         console().print(parse_report(result))
         if not result.blocks:
-            console().print("no edit blocks found")
+            from editblocks.parsing.catalog import nothing_found
+
+            console().print(nothing_found(format_), markup=False)
     sys.exit(EXIT_FAILED if result.errors or not result.blocks else EXIT_OK)
 
 

@@ -69,3 +69,18 @@ def _example(fmt: Format) -> str:
 
 
 CATALOG: tuple[FormatInfo, ...] = tuple(FormatInfo(fmt, _SUMMARIES[fmt], _example(fmt)) for fmt in _SUMMARIES)
+
+
+NOTHING_FOUND = "no edit blocks found"
+_LOOKED_FOR = ("SEARCH/REPLACE and NEW_FILE blocks, anchored EDIT and guillemet blocks, Cline's and Roo Code's tool "
+               "calls, Zed's <old_text> edits, V4A patches and unified diffs")
+
+
+def nothing_found(format: Format | str = Format.AUTO) -> str:
+    """What to say about an answer without a single edit block: the formats that were looked for, and where to see
+    an example of each (`editblocks formats`)."""
+    fmt = Format(format)
+    if fmt is Format.AUTO:
+        return f"{NOTHING_FOUND} (looked for {_LOOKED_FOR}; `editblocks formats` shows an example of each)"
+    return (f"{NOTHING_FOUND} (looked for {fmt.value} blocks only, as asked; `editblocks formats` shows one, and "
+            "the format auto reads every format)")

@@ -237,6 +237,27 @@ def is_conflict_start(line: str) -> bool:
     return _CONFLICT_START.fullmatch(line.strip()) is not None
 
 
+_START_WORDS = ("SEARCH", "ORIGINAL", "NEW_FILE", "EDIT", "HEAD")
+
+
+def cut_start_marker(line: str) -> bool:
+    """Whether the last, unterminated line of an answer is a start marker cut off before its end (`<<<<<<< SEA`,
+    `<<<<<<<`, `<old_te`): the model stopped where a block began."""
+    text = line.strip()
+    if text.startswith("<o"):
+        return "<old_text".startswith(text)
+    char = text[:1]
+    if char not in ("<", "-"):
+        return False
+    run = len(text) - len(text.lstrip(char))
+    rest = text[run:]
+    if not MIN_RUN <= run <= MAX_RUN:
+        return False
+    if not rest:
+        return char == "<"
+    return rest[0] == " " and any(word.startswith(rest[1:]) for word in _START_WORDS) and classify(text) is None
+
+
 def near_marker(line: str) -> str | None:
     """Describe a line that looks like a start marker but is not one, so it is reported, not ignored."""
     text = line.strip()

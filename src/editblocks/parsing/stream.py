@@ -80,6 +80,7 @@ from editblocks.parsing.markers import (
     classify,
     classify_short,
     classify_tag,
+    cut_start_marker,
 )
 from editblocks.parsing.outside import OutsideLines
 from editblocks.parsing.sections import section_bounds
@@ -220,6 +221,10 @@ class StreamParser:
                 self._sink.warn(1, "the response breaks its lines with bare CR characters; "
                                 "they were read as line breaks")
             self._process("\n" + (tail[:-1] if tail.endswith(("\r", "\n")) else tail) + "\n")
+            if self._assembler.block is None and cut_start_marker(tail):
+                self._sink.error(self._line_no, f"the response ends in the middle of a start marker "
+                                                f"(`{tail.strip()[:30]}`, line {self._line_no}): it was cut off, "
+                                                "and the block that line began is missing")
         block = self._assembler.block
         ended = self._assembler.end_at_look_alike_end(block) if block is not None else None
         if ended is not None:

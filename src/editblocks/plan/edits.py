@@ -35,10 +35,14 @@ def create(block: EditBlock, state: FileState) -> EditResult:
         if _without_bom(existing.lines) == _without_bom(new_lines):
             return EditResult(block, Status.SKIPPED, f"already applied: {key} already has exactly this content",
                               Reason.ALREADY_APPLIED, 1, len(new_lines), "create", 1.0)
+        last = next((line for line in reversed(existing.lines) if line.strip()), "")
+        shown = last.strip() if len(last.strip()) <= 60 else last.strip()[:59] + "…"
         return EditResult(
             block, Status.FAILED,
-            f"cannot create {key}: it already exists and is not empty; to change it, quote the lines to replace "
-            "in the old text", Reason.FILE_EXISTS,
+            f"cannot create {key}: it already exists and is not empty, and an empty old text never replaces or "
+            f"appends to a file; to change it, quote the lines to replace in the old text; to add lines at its end, "
+            f"quote its last line (`{shown}`) in the old text and repeat it before the new lines",
+            Reason.FILE_EXISTS,
         )
     state.buffer = FileBuffer(Document.new_file("\n".join(new_lines) + "\n" if new_lines else ""))
     return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None,
