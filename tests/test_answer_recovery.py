@@ -443,6 +443,15 @@ def test_a_later_block_without_its_start_marker_leaves_the_complete_block_before
     assert all(streamed(HEADLESS, size) == parsed for size in (1, 3, 8))
 
 
+def test_a_separator_in_a_later_fence_without_an_end_marker_is_just_text() -> None:
+    """A git conflict quoted after a block (here read as `diff`, where `<<<<<<< HEAD` starts nothing): its
+    `=======` is followed by no end marker, so it is no block and nothing is reported."""
+    answer = (f"a.py\n```python\n{SEARCH}\nx = 1\n{SEPARATOR}\nx = 2\n{REPLACE}\n```\n\nA conflict:\n```\n"
+              f"<<<<<<< HEAD\na\n{SEPARATOR}\nb\n>>>>>>> main\n```\n")
+    parsed = parse(answer, "diff")
+    assert len(parsed.blocks) == 1 and parsed.diagnostics == ()
+
+
 def test_a_stray_end_in_the_same_fence_still_withdraws_the_block_it_cut_short() -> None:
     answer = f"a.py\n```python\n{SEARCH}\nx = 1\n{SEPARATOR}\nx = '''\n{REPLACE}\n'''\n{REPLACE}\n```\n"
     parsed = parse(answer)

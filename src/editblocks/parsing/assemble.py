@@ -121,6 +121,7 @@ class BlockAssembler:
         self._strict_allowed = True
         self.rereading = False  # set by the parser while it reads text again; no block then ends early
         self.fences_opened = 0  # fences opened outside blocks so far (the outside-lines part counts them)
+        self._headless_at: int | None = None  # a stray `=======` after the held block, in a fence opened since
         self.blocks: list[EditBlock] = []
         self.starts_seen: dict[MarkerKind, int] = {}  # plain dicts: a parser is made per answer, a Counter costs more
         self.ends_seen: dict[MarkerKind, int] = {}
@@ -250,29 +251,32 @@ class BlockAssembler:
 
     def stray(self, marker: Marker, number: int, in_fence: bool = False) -> None:
         """A divider or end marker outside any block: counted for the balance check, and either evidence that the
-        held block was cut short, the separator of a later block that lost its start marker, or a marker without a
-        start. ``in_fence``: the marker stands inside a fence."""
+        held block was cut short, part of a later block that lost its start marker, or a marker without a start.
+        ``in_fence``: the marker stands inside a fence."""
         kind = marker.kind
         if kind in _STRAY_AT_TOP and _STARTED_BY[kind] in self.starts:
             started_by = _STARTED_BY[kind]
             self.ends_seen[started_by] = self.ends_seen.get(started_by, 0) + 1
-        if kind is MarkerKind.SEPARATOR and in_fence and self._headless(number):
+        held = self._held
+        if (kind is MarkerKind.SEPARATOR and in_fence and held is not None and self._headless_at is None
+                and self.fences_opened > held[3] and held[0].format is not Format.GUILLEMET):
+            self._headless_at = number  # decided by what follows: an end marker makes it a block without a start
             return
-        if not self._withdraw_if_cut_short(marker, number) and kind in _STRAY_AT_TOP:
+        if self._headless_at is not None and held is not None and kind in _STRAY_AT_TOP:
+            self._headless(self._headless_at)
+        elif self._withdraw_if_cut_short(marker, number):
+            return
+        if kind in _STRAY_AT_TOP:
             self._warn(number, _STRAY_MESSAGE[kind])
 
-    def _headless(self, number: int) -> bool:
-        """A `=======` in a fence opened after the held block ended: the block is complete (its fence was closed
-        and a new one opened), and this separator belongs to a later block that lost its start marker. The held
-        block is kept, the later one reported; False when no block is held or no fence was opened since."""
-        held = self._held
-        if held is None or self.fences_opened <= held[3] or held[0].format is Format.GUILLEMET:
-            return False
+    def _headless(self, separator: int) -> None:
+        """A `=======` in a fence opened after the held block ended, then an end marker: the held block is complete
+        (its fence was closed and a new one opened), and those markers belong to a later block that lost its start
+        marker. The held block is kept, the later one reported."""
         self._confirm_held()
-        self._error(number, f"the `=======` at line {number} has no `<<<<<<< SEARCH` before it: the block it belongs "
-                            "to lost its start marker, so nothing of it is applied; send that block again, "
-                            "starting with `<<<<<<< SEARCH`")
-        return True
+        self._error(separator, f"the `=======` at line {separator} has no `<<<<<<< SEARCH` before it: the block it "
+                               "belongs to lost its start marker, so nothing of it is applied; send that block "
+                               "again, starting with `<<<<<<< SEARCH`")
 
     def abandon_conflict(self, block: OpenBlock, number: int, line: str) -> tuple[str, int]:
         """A block opened by `<<<<<<< HEAD` met a `>>>>>>> branch` line: it is a git conflict, not an edit. It is
@@ -369,6 +373,7 @@ class BlockAssembler:
 
     def _confirm_held(self) -> None:
         held = self._held
+        self._headless_at = None
         if held is None:
             return
         self._held = None
@@ -392,6 +397,7 @@ class BlockAssembler:
         if not evidence and not (interrupting and kind in (MarkerKind.SEPARATOR, MarkerKind.DASH)):
             return False
         self._held = None
+        self._headless_at = None
         line = edit.line
         self._error(line, f"block at line {line} was cut short: it ended at line {end_line}, but a stray "
                           f"marker follows at line {number}, so its text holds marker-like lines. Nothing of it is "
