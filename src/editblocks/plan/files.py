@@ -12,7 +12,7 @@ from dataclasses import replace
 from editblocks.locate.elision import is_placeholder
 from editblocks.model import BlockKind, EditBlock, EditResult, Format, Reason, Status
 from editblocks.plan.edits import create
-from editblocks.plan.guards import introduced_marker, marker_reason
+from editblocks.plan.guards import EDIT_MARKER, EMPTY_CONTENT, PLACEHOLDER, introduced_marker, marker_reason
 from editblocks.plan.state import BOM, FileBuffer, FileState, StateOf, lines_of
 from editblocks.text.document import Document
 
@@ -21,7 +21,8 @@ def add(block: EditBlock, state: FileState) -> EditResult:
     """A patch's new file: as any created file, but a refusal says how a patch changes an existing file."""
     marker = introduced_marker([], lines_of(block.new))
     if marker is not None:
-        return EditResult(block, Status.FAILED, marker_reason(marker, block.path), Reason.REFUSED)
+        return EditResult(block, Status.FAILED, marker_reason(marker, block.path), Reason.REFUSED,
+                          refusal=EDIT_MARKER)
     result = create(block, state)
     if result.code is not Reason.FILE_EXISTS:
         return result
@@ -155,7 +156,8 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
     buffer = state.buffer
     marker = introduced_marker(buffer.lines if buffer is not None else [], new_lines)
     if marker is not None:
-        return EditResult(block, Status.FAILED, marker_reason(marker, state.source.key), Reason.REFUSED)
+        return EditResult(block, Status.FAILED, marker_reason(marker, state.source.key), Reason.REFUSED,
+                          refusal=EDIT_MARKER)
     if buffer is None:
         state.buffer = FileBuffer(Document.new_file("".join(line + "\n" for line in new_lines)))
         state.removed = False
@@ -171,7 +173,7 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
         return EditResult(
             block, Status.FAILED,
             f"refused: the new content of {state.source.key} is empty, and replacing the file would delete all of "
-            "it; send the complete file, or delete the file if that is meant", Reason.REFUSED)
+            "it; send the complete file, or delete the file if that is meant", Reason.REFUSED, refusal=EMPTY_CONTENT)
     own = {line.strip() for line in current}
     elided = next((number for number, line in enumerate(new_lines, 1)
                    if is_placeholder(line) and line.strip() not in own), None)
@@ -180,7 +182,7 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
             block, Status.FAILED,
             f"refused: line {elided} of the new content of {state.source.key} (`{new_lines[elided - 1].strip()}`) "
             "stands for code it leaves out, and replacing the file would delete that code; send the complete file, "
-            "or edit blocks that quote only the lines to change", Reason.REFUSED)
+            "or edit blocks that quote only the lines to change", Reason.REFUSED, refusal=PLACEHOLDER)
     buffer.splice(0, len(buffer.lines), new_lines, [None] * len(new_lines))
     state.edits.append((0, len(current), len(new_lines)))
     return EditResult(block, Status.APPLIED, "replaced the whole file", Reason.NONE, 1, max(1, len(current)),

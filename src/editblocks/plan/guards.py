@@ -20,6 +20,11 @@ from editblocks.parsing.marker_guard import EDIT_MARKERS
 from editblocks.parsing.markers import classify
 from editblocks.text.line_diff import added_lines
 
+PLACEHOLDER = "placeholder"
+EDIT_MARKER = "edit-marker"
+EMPTY_CONTENT = "empty-content"
+CONTENT_REFUSALS = (PLACEHOLDER, EDIT_MARKER, EMPTY_CONTENT)
+"""The `refusal` codes of a block refused for its new text (beside the workspace's codes for files)."""
 _WORD = re.compile(r"\w+")
 _ELLIPSES = ("...", "\u2026")
 _PATCH_HEADERS = ("*** Begin Patch", "*** End Patch", "*** Update File:", "*** Add File:", "*** Delete File:")

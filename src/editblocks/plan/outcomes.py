@@ -23,7 +23,14 @@ from editblocks.locate.types import (
     Rung,
 )
 from editblocks.model import EXACT_ONLY_FORMATS, FRONT_END_FORMATS, EditBlock, EditResult, Reason, Status, percent
-from editblocks.plan.guards import introduced_marker, introduced_placeholder, marker_reason, placeholder_reason
+from editblocks.plan.guards import (
+    EDIT_MARKER,
+    PLACEHOLDER,
+    introduced_marker,
+    introduced_placeholder,
+    marker_reason,
+    placeholder_reason,
+)
 from editblocks.plan.state import FileBuffer, FileState, PlanOptions, lines_of, span_words
 
 MIN_ALREADY_APPLIED_CHARS = 12
@@ -79,8 +86,9 @@ def found(block: EditBlock, state: FileState, where: Found, note: str = "") -> E
         )
     refused = refusal(block, state.source.key)
     if refused:
-        return EditResult(block, Status.FAILED, refused, Reason.REFUSED, first, last, where.strategy.value,
-                          similarity)
+        code, why = refused
+        return EditResult(block, Status.FAILED, why, Reason.REFUSED, first, last, where.strategy.value, similarity,
+                          refusal=code)
     state.buffer.splice(where.start, where.end, where.new_lines, where.sources)
     state.edits.append((where.start, where.end, len(where.new_lines)))
     reason = "; ".join(part for part in (note, _tolerance_note(where)) if part)
@@ -104,18 +112,18 @@ def would_apply(block: EditBlock, state: FileState, where: Found) -> bool:
     lines = state.buffer.lines
     return not (block.is_noop or where.strategy is not Rung.EXACT
                 and _reads_as_new_text(lines, where, lines_of(block.replace))
-                or _replacement_around(lines, where) is not None or refusal(block, state.source.key))
+                or _replacement_around(lines, where) is not None or refusal(block, state.source.key) is not None)
 
 
-def refusal(block: EditBlock, key: str) -> str:
-    """Why the block's new text may not be written, if it may not: it leaves code out, or (in a patch or a whole
-    file) holds another format's edit markers."""
+def refusal(block: EditBlock, key: str) -> tuple[str, str] | None:
+    """Why the block's new text may not be written, if it may not (the refusal code and the reason): it leaves
+    code out, or (in a patch) holds another format's edit markers."""
     old, new = lines_of(block.search), lines_of(block.replace)
     placeholder = introduced_placeholder(old, new)
     if placeholder is not None:
-        return placeholder_reason(*placeholder, key)
+        return PLACEHOLDER, placeholder_reason(*placeholder, key)
     marker = introduced_marker(old, new) if block.format in FRONT_END_FORMATS else None
-    return marker_reason(marker, key) if marker is not None else ""
+    return (EDIT_MARKER, marker_reason(marker, key)) if marker is not None else None
 
 
 def _tolerance_note(where: Found) -> str:
