@@ -102,6 +102,7 @@ def test_a_unified_diff_that_adds_edit_markers_is_refused(tmp_path: Path) -> Non
     diff = f"--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,4 @@\n a = 1\n+{SEARCH}\n+b = 3\n+{REPLACE}\n b = 2\n"
     result = single(run(tmp_path, diff))
     assert result.code.value == "refused" and f"`{SEARCH}`" in result.reason and "9-character" in result.reason
+    assert result.refusal == "edit-marker"
     assert (tmp_path / "app.py").read_text() == "a = 1\nb = 2\n"
 
 
@@ -154,7 +155,8 @@ def test_a_placeholder_that_takes_the_place_of_code_is_refused(tmp_path: Path) -
     answer = fenced("service.py", f"{SEARCH}\n    def start(self):\n        self.open()\n        self.run()\n{SEPARATOR}\n"
                                   f"    def start(self):\n        # ... existing code ...\n        self.log()\n{REPLACE}\n")
     result = single(run(tmp_path, answer))
-    assert result.code.value == "refused" and "`# ... existing code ...`" in result.reason
+    assert result.code.value == "refused" and result.refusal == "placeholder"
+    assert "`# ... existing code ...`" in result.reason
     assert "line 2 of the new text" in result.reason and "delete that code" in result.reason
     assert (tmp_path / "service.py").read_text() == SERVICE
 
