@@ -1,6 +1,7 @@
-"""Parser speed against a peer (issue 13): per answer, per token, and on one big text. Run by hand:
+"""Parser speed against peers: per answer (against aider's own parser), per token, and on one big text.
 
     .venv/bin/python bench/peer_bench.py [--answers 2000] [--rounds 7] [--megabytes 5]
+        [--aider-site DIR | --no-aider] [--corpus DIR]
 
 Everything runs in one process, timed with `time.process_time` (CPU time, so
 other processes on a shared machine count less), as the median of several
@@ -9,9 +10,18 @@ them all alike). The figures:
 
 - per answer: a generated corpus of realistic answers (60 % prose only, 40 %
   with 1-10 blocks, 200 B to 20 KB, with markdown quotes, bullets, headings and
-  code fences), each parsed on its own as a coding tool does, by `parse` and by
-  `reference_parse` below, a regular-expression parser in the style of aider's
-  `find_original_update_blocks` (goal: `parse` at least 3x faster);
+  code fences), each parsed on its own as a coding tool does, by `parse`, by
+  aider 0.86.2's own `find_original_update_blocks` (loaded from its file in
+  aider's site-packages, ``--aider-site`` or AIDER_SITE, with the few modules
+  it imports stubbed), and by `reference_parse` below, a regular-expression
+  parser in the same style. `parse` runs twice: with its default fence, and
+  with a fence equal to it but not the same object, as a caller like aider
+  passes its own (goal: `parse` at least 3x faster than aider in both); and
+  again on the answers without a backtick, where `parse` can take its
+  shortcut for text with no structure (if it knows the fence is the default). The
+  same on real model answers when a corpus folder is there (``--corpus``,
+  EDITCORPUS_ANSWERS, or the development split built as
+  shared/corpus/README.md says, under /tmp);
 - `parse("")` and a one-line answer, per call (goal: at most 2 microseconds);
 - one 5 MB answer (the corpus joined) against `str.splitlines` (goal: at most 4x);
 - streaming that answer's first megabyte in 1, 4, 16 and 64 characters per `feed`
@@ -22,15 +32,26 @@ them all alike). The figures:
 
 from __future__ import annotations
 
-import argparse
+import importlib.util
+import os
 import random
 import re
 import statistics
+import sys
 import time
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
+
+from goalkit import AIDER, Row, command_line, emit, locate_peer, options
 
 from editblocks import StreamParser, parse
+
+REAL_ANSWERS = "/tmp/editcorpus-dev/responses"
+"""Where shared/corpus/README.md's build leaves the development split's answers (never copied into the repo)."""
+FENCE_BY_VALUE = tuple(["`" * 3, "`" * 3])
+"""Equal to the default fence, but another object: what a caller that keeps its own fence passes."""
 
 # --- the corpus -------------------------------------------------------------------------------------------------
 
@@ -169,6 +190,55 @@ def reference_parse(text: str) -> list[ReferenceBlock | str]:
     return found
 
 
+# --- aider's own parser ----------------------------------------------------------------------------------------
+
+
+def load_aider_parser(site: Path) -> Callable[[str], Iterable[object]]:
+    """aider's `find_original_update_blocks`, from its module file; the modules that file imports for its coder
+    class (the coder base, prompts, utils) are stood in for by empty ones, so nothing else of aider loads."""
+    for name in ("aider", "aider.coders"):
+        package = types.ModuleType(name)
+        package.__path__ = []
+        sys.modules[name] = package
+    stand_ins = {"aider.utils": {}, "aider.dump": {"dump": print}, "aider.coders.base_coder": {"Coder": object},
+                 "aider.coders.editblock_prompts": {"EditBlockPrompts": object}}
+    for name, attributes in stand_ins.items():
+        module = types.ModuleType(name)
+        module.__dict__.update(attributes)
+        sys.modules[name] = module
+    sys.modules["aider"].utils = sys.modules["aider.utils"]  # type: ignore[attr-defined]
+    spec = importlib.util.spec_from_file_location("aider.coders.editblock_coder",
+                                                  site / "aider" / "coders" / "editblock_coder.py")
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load aider's editblock_coder from {site}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    function: Callable[[str], Iterable[object]] = module.find_original_update_blocks
+    return function
+
+
+def real_answers(given: str | None) -> list[str]:
+    """The real answers of a corpus folder, or none when no folder is given and the default is absent."""
+    folder = Path(given or os.environ.get("EDITCORPUS_ANSWERS") or REAL_ANSWERS)
+    if not folder.is_dir():
+        if given:
+            raise SystemExit(f"no corpus folder at {folder}")
+        return []
+    paths = sorted(folder.glob("*.md")) or sorted(folder.glob("*/response.md"))
+    return [path.read_text(encoding="utf-8", errors="replace") for path in paths]
+
+
+def aider_parse(find_blocks: Callable[[str], Iterable[object]]) -> Callable[[str], list[object]]:
+    """One answer through aider's parser as its coder reads it: every block, or nothing when aider refuses it."""
+    def run(text: str) -> list[object]:
+        try:
+            return list(find_blocks(text))
+        except ValueError:
+            return []
+    return run
+
+
 # --- timing -----------------------------------------------------------------------------------------------------
 
 
@@ -213,18 +283,27 @@ def empty_feeds(text: str, size: int) -> Callable[[], None]:
 
 
 def main() -> None:
-    options = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    options.add_argument("--answers", type=int, default=2000)
-    options.add_argument("--rounds", type=int, default=7)
-    options.add_argument("--megabytes", type=float, default=5.0)
-    options.add_argument("--stream-megabytes", type=float, default=1.0)
-    args = options.parse_args()
+    parser = options(__doc__.split("\n", 1)[0])
+    parser.add_argument("--answers", type=int, default=2000)
+    parser.add_argument("--megabytes", type=float, default=5.0)
+    parser.add_argument("--stream-megabytes", type=float, default=1.0)
+    parser.add_argument("--aider-site", help=f"aider's site-packages (else ${AIDER.env})")
+    parser.add_argument("--no-aider", action="store_true", help="leave aider out (no goal row)")
+    parser.add_argument("--corpus", help="a folder of real answers (*.md, or */response.md), else $EDITCORPUS_ANSWERS "
+                        f"or {REAL_ANSWERS} when present")
+    args = parser.parse_args()
+    real = real_answers(args.corpus)
+    aider = None if args.no_aider else aider_parse(load_aider_parser(locate_peer(AIDER, args.aider_site)))
 
     answers = corpus(args.answers)
     with_blocks = sum(1 for a in answers if "<<<<<<< SEARCH" in a)
     found = sum(len(parse(a).blocks) for a in answers)
     referenced = sum(isinstance(b, ReferenceBlock) for a in answers for b in reference_parse(a))
     assert found == referenced, f"the two parsers disagree on the corpus: {found} and {referenced} blocks"
+    plain = [a for a in answers if "`" not in a]  # where parse's no-structure shortcut may apply
+    by_value = sum(len(parse(a, fence=FENCE_BY_VALUE).blocks) for a in answers)
+    assert by_value == found, "a fence equal to the default changed what parse found"
+    by_aider = sum(1 for a in answers for b in aider(a) if len(b) == 3) if aider else found  # type: ignore[arg-type]
     big = ""
     rng = random.Random(5)
     pieces: list[str] = []
@@ -241,6 +320,15 @@ def main() -> None:
 
     workloads: dict[str, Callable[[], object]] = {
         "corpus: parse": per_call_each(parse, answers),
+        "corpus: parse, fence by value": per_call_each(lambda a: parse(a, fence=FENCE_BY_VALUE), answers),
+        "no backtick: parse": per_call_each(parse, plain),
+        "no backtick: parse, fence by value": per_call_each(lambda a: parse(a, fence=FENCE_BY_VALUE), plain),
+        **({"no backtick: aider find_original_update_blocks": per_call_each(aider, plain)} if aider else {}),
+        **({"corpus: aider find_original_update_blocks": per_call_each(aider, answers)} if aider else {}),
+        **({"real: parse": per_call_each(parse, real),
+            "real: parse, fence by value": per_call_each(lambda a: parse(a, fence=FENCE_BY_VALUE), real)}
+           if real else {}),
+        **({"real: aider find_original_update_blocks": per_call_each(aider, real)} if real and aider else {}),
         "corpus: reference regex parser": per_call_each(reference_parse, answers),
         "parse('') x20,000": per_call(lambda: parse(""), calls),
         "parse(one line) x20,000": per_call(lambda: parse(one_line), calls),
@@ -256,19 +344,19 @@ def main() -> None:
             times[name].append(cpu_seconds(run))
     median = {name: statistics.median(values) for name, values in times.items()}
 
-    print(f"corpus: {len(answers):,} answers, {sum(map(len, answers)) / 1e6:.1f} MB, {with_blocks} with blocks, "
-          f"{found:,} blocks; big text {len(big) / 1e6:.1f} MB; stream text {len(stream_text) / 1e6:.1f} MB; "
-          f"medians of {args.rounds} rounds (process_time)")
+    lines = [f"corpus: {len(answers):,} answers, {sum(map(len, answers)) / 1e6:.1f} MB, {with_blocks} with blocks, "
+             f"{found:,} blocks (aider: {by_aider:,}); big text {len(big) / 1e6:.1f} MB; stream text "
+             f"{len(stream_text) / 1e6:.1f} MB; medians of {args.rounds} rounds (process_time)"]
     for name, seconds in median.items():
-        print(f"  {name:36} {seconds * 1000:9.1f} ms")
+        lines.append(f"  {name:42} {seconds * 1000:9.1f} ms")
     ratio = median["corpus: reference regex parser"] / median["corpus: parse"]
-    print(f"per answer: parse is {ratio:.2f}x faster than the reference            (goal >= 3x)")
+    lines.append(f"per answer: parse is {ratio:.2f}x faster than the reference regex parser")
     empty = median["parse('') x20,000"]
-    print(f"parse(''):        {empty / calls * 1e6:6.2f} us per call             (goal <= 2)")
-    print(f"parse(one line):  {median['parse(one line) x20,000'] / calls * 1e6:6.2f} us per call             "
-          "(goal <= 2)")
-    print(f"5 MB parse vs splitlines: {median['5 MB: parse'] / median['5 MB: str.splitlines']:.2f}x"
-          "                 (goal <= 4x)")
+    lines.append(f"parse(''):        {empty / calls * 1e6:6.2f} us per call             (goal <= 2)")
+    lines.append(f"parse(one line):  {median['parse(one line) x20,000'] / calls * 1e6:6.2f} us per call             "
+                 "(goal <= 2)")
+    lines.append(f"5 MB parse vs splitlines: {median['5 MB: parse'] / median['5 MB: str.splitlines']:.2f}x"
+                 "                 (goal <= 4x)")
     one_shot = median["stream text: parse"]
     for n, goal in ((1, " (goal <= 2.5x)"), (4, " (goal <= 1.4x)"), (16, ""), (64, "")):
         fed = median[f"stream text: feed {n} chars"]
@@ -277,7 +365,24 @@ def main() -> None:
             floor = median[f"stream text: empty feed {n} chars"]
             line += (f"; an empty feed() alone costs {floor / one_shot:.2f}x, the parser's work beyond it "
                      f"{(fed - floor) / one_shot:.2f}x")
-        print(line)
+        lines.append(line)
+    if real:
+        lines.insert(1, f"real answers: {len(real):,} from {args.corpus or REAL_ANSWERS}, "
+                        f"{sum(map(len, real)) / 1e6:.1f} MB, {sum('`' not in a for a in real)} without a backtick")
+    rows = []
+    for corpus_name, texts in (("corpus", answers), ("no backtick", plain), ("real", real)):
+        if not (aider and texts):
+            continue
+        theirs = median[f"{corpus_name}: aider find_original_update_blocks"]
+        label = {"corpus": "generated answers", "no backtick": "generated answers without a backtick",
+                 "real": "real answers"}[corpus_name]
+        for fence, name in (("default fence", "parse"), ("fence by value", "parse, fence by value")):
+            ours = median[f"{corpus_name}: {name}"]
+            rows.append(Row(f"parsing per answer vs aider, {len(texts):,} {label}, {fence} (CPU)",
+                            f"{ours / len(texts) * 1e6:.1f} us", f"{theirs / len(texts) * 1e6:.1f} us (aider "
+                            "find_original_update_blocks)", ours / theirs, "<= 0.33x (3x faster)",
+                            ours / theirs <= 1 / 3, command_line()))
+    emit(rows, args.json, lines)
 
 
 def per_call_each(function: Callable[[str], object], texts: list[str]) -> Callable[[], None]:

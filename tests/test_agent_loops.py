@@ -1,4 +1,4 @@
-"""The README's agent loops, run against scripted clients shaped like the vendors' SDKs.
+"""The agent loops of docs/tools.md, run against scripted clients shaped like the vendors' SDKs.
 
 Each client answers with a tool call, then (after seeing the tool's reply) with a final text; the test
 checks the file on disk and what the model was sent back.
@@ -14,16 +14,15 @@ from typing import Any
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+TOOLS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "tools.md"
 _EXAMPLE = re.compile(r"^````python\n(.*?)^````$", re.DOTALL | re.MULTILINE)
 
 
 @pytest.fixture(scope="module")
-def readme() -> dict[str, Any]:
+def tools_page() -> dict[str, Any]:
     namespace: dict[str, Any] = {}
-    for example in _EXAMPLE.findall(README.read_text(encoding="utf-8")):
-        if "def chat_agent" in example or "from editblocks.tools import" in example:
-            exec(compile(example, str(README), "exec"), namespace)
+    for example in _EXAMPLE.findall(TOOLS_PAGE.read_text(encoding="utf-8")):
+        exec(compile(example, str(TOOLS_PAGE), "exec"), namespace)
     return namespace
 
 
@@ -46,7 +45,7 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_chat_completions_loop(readme: dict[str, Any], project: Path) -> None:
+def test_chat_completions_loop(tools_page: dict[str, Any], project: Path) -> None:
     call = SimpleNamespace(id="call_1", function=SimpleNamespace(name="str_replace_based_edit_tool", arguments=json.dumps(
         {"command": "str_replace", "path": "app.py", "old_str": "'hi'", "new_str": "'hello'"})))
     completions = Scripted(
@@ -54,7 +53,7 @@ def test_chat_completions_loop(readme: dict[str, Any], project: Path) -> None:
         SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content="done", tool_calls=None))]),
     )
     client = SimpleNamespace(chat=SimpleNamespace(completions=completions))
-    assert readme["chat_agent"](client, "gpt-test", "say hello", project) == "done"
+    assert tools_page["chat_agent"](client, "gpt-test", "say hello", project) == "done"
     assert (project / "app.py").read_text() == "def main():\n    print('hello')\n"
     sent = completions.requests[1]["messages"][-1]
     assert sent["role"] == "tool" and sent["tool_call_id"] == "call_1" and "print('hello')" in sent["content"]
@@ -68,7 +67,7 @@ class Operation(SimpleNamespace):
         return dict(vars(self))
 
 
-def test_responses_loop_with_function_calls_and_the_builtin_apply_patch(readme: dict[str, Any], project: Path) -> None:
+def test_responses_loop_with_function_calls_and_the_builtin_apply_patch(tools_page: dict[str, Any], project: Path) -> None:
     existing = SimpleNamespace(type="function_call", call_id="c1", name="str_replace_based_edit_tool",
                                 arguments=json.dumps({"command": "create", "path": "app.py", "file_text": "x"}))
     delete = SimpleNamespace(type="apply_patch_call", call_id="c2",
@@ -78,7 +77,7 @@ def test_responses_loop_with_function_calls_and_the_builtin_apply_patch(readme: 
     responses = Scripted(SimpleNamespace(output=[existing, delete, update], output_text=""),
                          SimpleNamespace(output=[SimpleNamespace(type="message")], output_text="finished"))
     client = SimpleNamespace(responses=responses)
-    assert readme["responses_agent"](client, "gpt-test", "task", project) == "finished"
+    assert tools_page["responses_agent"](client, "gpt-test", "task", project) == "finished"
     items = responses.requests[1]["input"]
     outputs = {item["call_id"]: item for item in items if isinstance(item, dict) and "call_id" in item}
     assert outputs["c1"]["type"] == "function_call_output" and "already exists" in outputs["c1"]["output"]
@@ -88,7 +87,7 @@ def test_responses_loop_with_function_calls_and_the_builtin_apply_patch(readme: 
     assert {"type": "apply_patch"} in responses.requests[0]["tools"]
 
 
-def test_anthropic_messages_loop(readme: dict[str, Any], project: Path) -> None:
+def test_anthropic_messages_loop(tools_page: dict[str, Any], project: Path) -> None:
     view = SimpleNamespace(type="tool_use", id="tu_1", name="str_replace_based_edit_tool",
                            input={"command": "view", "path": "app.py"})
     insert = SimpleNamespace(type="tool_use", id="tu_2", name="str_replace_based_edit_tool",
@@ -98,7 +97,7 @@ def test_anthropic_messages_loop(readme: dict[str, Any], project: Path) -> None:
         SimpleNamespace(content=[SimpleNamespace(type="text", text="Added the return.")]),
     )
     client = SimpleNamespace(messages=messages)
-    assert readme["claude_agent"](client, "claude-test", "add a return", project) == "Added the return."
+    assert tools_page["claude_agent"](client, "claude-test", "add a return", project) == "Added the return."
     assert (project / "app.py").read_text() == "def main():\n    print('hi')\n    return 0\n"
     results = messages.requests[1]["messages"][-1]["content"]
     assert [r["tool_use_id"] for r in results] == ["tu_1", "tu_2"]

@@ -255,7 +255,8 @@ def test_binary_and_huge_files_are_refused_before_anything_is_sent(project: Path
 def test_a_missing_extra_names_the_install_command(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("editblocks.cli.ask.find_spec", lambda name: None)
     result = CliRunner().invoke(main, ["ask", "x", "app.py", "--model", "m"])
-    assert result.exit_code == 2 and "pip install 'editblocks[ask]'" in result.output
+    checkout = Path(__file__).resolve().parent.parent  # a source checkout, not the current folder
+    assert result.exit_code == 2 and f"pip install -e '{checkout}[ask]'" in result.output
 
 
 def test_the_model_comes_from_the_environment_or_is_asked_for(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

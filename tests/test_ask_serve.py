@@ -219,6 +219,7 @@ def test_serve_without_the_web_extra_says_which_package_to_install(project: Path
     with scripted([Answer(ANSWER)]) as model:
         result = CliRunner().invoke(main, ask_args(model.base_url, "--serve", "--yes"))
     assert result.exit_code == 2
+    checkout = Path(__file__).resolve().parent.parent  # not the current folder: the hint names it
     assert result.output.strip().splitlines()[-1] == \
-        "Error: the review page needs starlette: pip install 'editblocks[web]'"
+        f"Error: the review page needs starlette: pip install -e '{checkout}[web]'"
     assert model.requests == [] and read_tree(project) == FILES

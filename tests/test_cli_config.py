@@ -111,13 +111,13 @@ def test_a_mistake_in_pyproject_is_one_line(workdir: Path, table: str, words: st
 
 
 def readme_block(language: str, after: str) -> str:
-    """The first ```language block after the heading ``after`` in the README."""
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    """The first ```language block after the heading ``after`` in the configuration's documentation."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "configuration.md").read_text(encoding="utf-8")
     return text.split(after, 1)[1].split(f"```{language}\n", 1)[1].split("```", 1)[0]
 
 
 def test_the_readme_example_works_as_it_says(workdir: Path) -> None:
-    heading = "### Defaults: config files and environment variables"
+    heading = "# Defaults: config files and environment variables"
     (workdir / "pyproject.toml").write_text(readme_block("toml", heading))
     commands = [line.split("#")[0].split() for line in readme_block("bash", heading).splitlines()]
     two = diff_edit("a.py", ("nowhere\n", "y\n")) + ANSWER

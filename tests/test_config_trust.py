@@ -435,10 +435,12 @@ def test_every_listed_key_is_an_option_and_no_key_is_both_allowed_and_refused() 
         assert key in REFUSED_FROM_PROJECT
 
 
-# --- the README says what the code does --------------------------------------------------------------------------
+# --- the documentation says what the code does --------------------------------------------------------------------------
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-TRUST_SECTION = README.split("### What a repository's config may set", 1)[1]
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+SAFETY = (DOCS / "safety.md").read_text(encoding="utf-8")
+CONFIGURATION = (DOCS / "configuration.md").read_text(encoding="utf-8")
+TRUST_SECTION = SAFETY.split("## What a repository's config may set", 1)[1]
 
 
 def readme_table_keys(after: str) -> set[str]:
@@ -448,14 +450,14 @@ def readme_table_keys(after: str) -> set[str]:
     return {part.split("`")[1] for row in rows for part in row.strip().split(", ") if part.startswith("`")}
 
 
-def test_the_readme_tables_are_the_allowlist_and_the_refusals() -> None:
+def test_the_safety_page_tables_are_the_allowlist_and_the_refusals() -> None:
     from editblocks.cli.config_trust import PROJECT_PATHS, PROJECT_SETTINGS, REFUSED_FROM_PROJECT
 
     assert readme_table_keys("| A project's file may set") == PROJECT_SETTINGS | PROJECT_PATHS
     assert readme_table_keys("| Refused") == REFUSED_FROM_PROJECT.keys()
 
 
-def test_the_readme_examples_of_the_trust_section_run(layout: Path) -> None:
+def test_the_examples_of_the_trust_section_run(layout: Path) -> None:
     warning = TRUST_SECTION.split("```text\n", 1)[1].split("\n```", 1)[0]
     project_file(layout, '[tool.editblocks]\nroot = "../home"\n')
     [line] = warnings(run("apply", "answer.md", "--dry-run"))
@@ -467,9 +469,9 @@ def test_the_readme_examples_of_the_trust_section_run(layout: Path) -> None:
     assert from_user == {"model": "qwen2.5-coder", "base-url": "http://127.0.0.1:8080/v1", "api-key-env": "LOCAL_LLM_KEY"}
 
 
-def test_the_readme_config_commands_run_as_they_say(layout: Path) -> None:
-    heading = "### Defaults: config files and environment variables"
-    block = README.split(heading, 1)[1].split("`editblocks config` prints", 1)[1].split("```bash\n", 1)[1]
+def test_the_configuration_page_commands_run_as_they_say(layout: Path) -> None:
+    heading = "# Defaults: config files and environment variables"
+    block = CONFIGURATION.split(heading, 1)[1].split("`editblocks config` prints", 1)[1].split("```bash\n", 1)[1]
     commands = [line.split("#")[0].split()[1:] for line in block.split("```", 1)[0].splitlines()]
     project_file(layout, '[tool.editblocks.apply]\non-failure = "abort"\n')
     listed, shown = (run(*command) for command in commands)

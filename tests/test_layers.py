@@ -28,7 +28,7 @@ LAYERS = (
     ("parsing", "locate"),
     ("plan", "tools", "prompts"),
     ("workspace",),
-    ("report",),
+    ("report", "extras"),
     ("service",),
     ("web", "mcp", "eval"),
     ("ask",),

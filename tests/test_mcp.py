@@ -1,13 +1,11 @@
-"""`editblocks mcp` end to end: the official SDK's client talks to `python -m editblocks mcp` over stdio and HTTP."""
+"""`editblocks mcp` end to end: the official SDK's client talks to `python -m editblocks mcp` over stdio (HTTP: test_mcp_http.py)."""
 
 from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -85,77 +83,11 @@ def test_bad_arguments_come_back_as_an_error_result(tmp_path: Path) -> None:
 
 
 def test_without_the_extra_the_command_names_it(tmp_path: Path) -> None:
+    """Run from the source checkout (src/ on the path), so the extra is installed from it."""
     probe = ("import sys; sys.modules['mcp'] = None\nfrom editblocks.cli import main\n"
              f"main(['mcp', '--root', {str(tmp_path)!r}])")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=Path(SRC).parent,
                           env={**os.environ, "PYTHONPATH": SRC}, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == ["Error: the MCP server needs the mcp package: "
-                                                "pip install 'editblocks[mcp]'"]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def test_http_serves_on_localhost(tmp_path: Path) -> None:
-    (tmp_path / "a.txt").write_text("one\n")
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "editblocks", "mcp", "--root", str(tmp_path), "--http",
-                               "--port", str(port)], env={**os.environ, "PYTHONPATH": SRC},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, "the HTTP server did not start"
-                time.sleep(0.1)
-        seen: dict[str, Any] = {}
-
-        async def session() -> None:
-            async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=60) as client:
-                seen["view"] = await client.call_tool("str_replace_based_edit_tool",
-                                                      {"command": "view", "path": "a.txt"})
-
-        anyio.run(session)
-        assert text(seen["view"]) == "     1\tone\n"
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-
-
-def test_http_on_a_busy_port_says_so_in_one_line(tmp_path: Path) -> None:
-    with socket.socket() as busy:
-        busy.bind(("127.0.0.1", 0))
-        busy.listen()
-        port = busy.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "editblocks", "mcp", "--root", str(tmp_path), "--http",
-                               "--port", str(port)], env={**os.environ, "PYTHONPATH": SRC},
-                              capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == [f"Error: cannot listen on 127.0.0.1:{port}: Address already in use"]
-
-
-def test_http_keeps_the_sdks_routine_log_lines_off_stderr(tmp_path: Path) -> None:
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "editblocks", "mcp", "--root", str(tmp_path), "--http",
-                               "--port", str(port)], env={**os.environ, "PYTHONPATH": SRC},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, "the HTTP server did not start"
-                time.sleep(0.1)
-    finally:
-        server.terminate()
-        _, stderr = server.communicate(timeout=30)
-    assert "INFO" not in stderr, stderr
+                                                "pip install -e '.[mcp]'"]

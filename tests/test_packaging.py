@@ -54,11 +54,12 @@ def test_the_sdist_holds_the_tests_and_they_run_from_it(tmp_path: Path) -> None:
         sdist.extractall(tmp_path / "unpacked", filter="data")
     for needed in ("LICENSE", "CHANGELOG.md", "README.md", "src/editblocks/py.typed", "tests/conftest.py",
                    "tests/helpers_apply.py", "tests/cases/conftest.py", "tests/snapshots/prompts/diff.txt",
-                   "examples/response.md", "fuzz/seeds.py", ".ci/run"):
+                   "examples/response.md", "fuzz/seeds.py", ".ci/run", "docs/index.md", "docs/images/review-page.png",
+                   "mkdocs.yml", "scripts/test.sh", "scripts/screenshots.py"):
         assert needed in names, f"{needed} is missing from the sdist"
     cases = {name for name in names if name.startswith("tests/cases/") and name.endswith("/response.md")}
     assert len(cases) >= 250
-    tests = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tests/test_readme.py",
+    tests = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-m", "not slow", "tests/test_readme.py",
                             "tests/test_prompts.py", "tests/test_eval.py", "-k", "not parallel"],
                            cwd=tmp_path / "unpacked" / top, capture_output=True, text=True, timeout=600)
     assert tests.returncode == 0, tests.stdout[-3000:]

@@ -123,7 +123,7 @@ def test_actions_take_block_numbers_only_and_refuse_anything_else(project: Path)
         assert request(server.port, "POST", f"{base}/decide", "not json")[0] == 400
         assert request(server.port, "POST", f"{base}/decide", "[1]")[0] == 400
         assert request(server.port, "POST", f"{base}/decide", '{"blocks": [2], "accept": false}',
-                       content_type="text/plain")[0] == 400
+                       content_type="text/plain")[0] == 415
         status, _, body = request(server.port, "POST", f"{base}/decide",
                                   '{"blocks": [2, 99, -1, "app.py", true], "accept": false}')
         assert status == 200
@@ -156,10 +156,11 @@ def test_a_session_applies_only_accepted_blocks_and_undoes_its_own_apply(project
 def test_the_serve_command_needs_the_web_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     import editblocks.cli.serve as serve
 
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)  # the source checkout: install from it
     monkeypatch.setattr(serve, "find_spec", lambda name: None if name == "uvicorn" else object())
     result = CliRunner().invoke(main, ["serve"])
     assert result.exit_code == 2
-    assert result.output.strip().splitlines()[-1] == "Error: the review page needs uvicorn: pip install 'editblocks[web]'"
+    assert result.output.strip().splitlines()[-1] == "Error: the review page needs uvicorn: pip install -e '.[web]'"
 
 
 def run_until_url(args: list[str], cwd: Path) -> tuple[subprocess.Popen[str], str]:

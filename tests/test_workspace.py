@@ -496,6 +496,7 @@ def test_undo_restores_modified_and_removes_created_files_and_folders(ws: Worksp
         refused=(),
         message=f"undid run {outcome.run_id}: restored 1 file, removed 3 created files",
         ok=True,
+        run_id=outcome.run_id,
     )
     assert tree_state(root) == before  # `brand/` is gone, `empty/` stays
 

@@ -1,6 +1,25 @@
-"""editblocks: turn a language model's edit blocks into safe, verified edits of real files.
+r"""editblocks: turn a language model's edit blocks into safe, verified edits of real files.
 
-The public API; everything here is documented in the README.
+Parse the model's answer, apply its blocks to the files under a root folder, and undo the run:
+
+>>> import pathlib, tempfile
+>>> import editblocks
+>>> root = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (root / "app.py").write_text("PORT = 8000\n")
+>>> answer = "app.py\n<<<<<<< SEARCH\nPORT = 8000\n=======\nPORT = 8080\n>>>>>>> REPLACE\n"
+>>> result = editblocks.apply(editblocks.parse(answer), root)
+>>> [(edit.path, edit.status.value, edit.start_line) for edit in result.results]
+[('app.py', 'applied', 1)]
+>>> (root / "app.py").read_text()
+'PORT = 8080\n'
+>>> editblocks.undo(root).restored
+('app.py',)
+
+A block that cannot be applied comes back as a status with a reason written for the model, never as an
+exception, and `feedback_message(result)` is the reply to send it. Only a workspace that cannot be used
+raises (`WorkspaceBusy`, `WorkspaceError`). `StreamParser` parses an answer as it streams in; the
+`editblocks.tools` module gives agents the same engine as tool calls. The Python API guide, with more
+examples, is docs/python-api.md in the source repository.
 
 Importing the package stays cheap: the data model and the parser load at
 once (they are small and pure), everything else on first use (PEP 562), so
@@ -46,9 +65,15 @@ if TYPE_CHECKING:
     from editblocks.report.feedback import feedback_message, reply_format
     from editblocks.report.git_patch import git_patch
     from editblocks.service.apply import apply
+    from editblocks.service.undo import undo
+    from editblocks.workspace import UndoOutcome, Workspace, WorkspaceBusy, WorkspaceError
 
 _LAZY = {
+    "UndoOutcome": "editblocks.workspace",
     "Validation": "editblocks.parsing.validate",
+    "Workspace": "editblocks.workspace",
+    "WorkspaceBusy": "editblocks.workspace",
+    "WorkspaceError": "editblocks.workspace",
     "apply": "editblocks.service.apply",
     "example_messages": "editblocks.prompts",
     "feedback_message": "editblocks.report.feedback",
@@ -58,6 +83,7 @@ _LAZY = {
     "reply_format": "editblocks.report.feedback",
     "system_prompt": "editblocks.prompts",
     "tools": "editblocks.tools",  # a module: tool definitions and ToolHandler
+    "undo": "editblocks.service.undo",
     "validate": "editblocks.parsing.validate",
 }
 
@@ -100,7 +126,11 @@ __all__ = [
     "Status",
     "StreamParser",
     "TextEvent",
+    "UndoOutcome",
     "Validation",
+    "Workspace",
+    "WorkspaceBusy",
+    "WorkspaceError",
     "apply",
     "example_messages",
     "feedback_message",
@@ -111,5 +141,6 @@ __all__ = [
     "reply_format",
     "system_prompt",
     "tools",
+    "undo",
     "validate",
 ]

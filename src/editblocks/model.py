@@ -21,7 +21,7 @@ class Policy(StrEnum):
 
 
 class Format(StrEnum):
-    """The edit formats a response can be written in (README, "Formats")."""
+    """The edit formats a response can be written in (docs/formats.md)."""
 
     AUTO = "auto"
     DIFF = "diff"
@@ -192,7 +192,7 @@ class ParseResult(HasDiagnostics):
     diagnostics: tuple[Diagnostic, ...]
 
 
-# --- streaming events (README, "Stream an answer") --------------------------------
+# --- streaming events (docs/python-api.md, "Stream") ------------------------------
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,7 @@ class DiagnosticEvent:
 Event = TextEvent | BlockStarted | BlockProgress | BlockCompleted | ShellSuggested | DiagnosticEvent
 
 
-# --- applying (README, "How a block is located") ---------------------------------
+# --- applying (docs/locating.md) -------------------------------------------------
 
 
 class Status(StrEnum):
@@ -352,6 +352,7 @@ class ApplyResult:
     dry_run: bool = False  # blocks marked applied would apply; nothing was meant to be written
     files_deleted: tuple[str, ...] = ()
     files_renamed: tuple[tuple[str, str], ...] = ()  # (from, to); the new path is in neither list above
+    run_id: str | None = None  # the undo journal's run that wrote the files (None: nothing was written)
 
     def count(self, status: Status) -> int:
         return sum(1 for r in self.results if r.status is status)

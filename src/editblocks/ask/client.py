@@ -15,12 +15,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from editblocks.ask.redact import redact_url, scrub
+
 if TYPE_CHECKING:
     import openai
 
 ATTEMPTS = 3  # one request and two retries
 MAX_WAIT_SECONDS = 60.0
-MISSING_EXTRA = "`editblocks ask` needs the openai package: pip install 'editblocks[ask]'"
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,23 @@ class Endpoint:
     timeout: float = 120.0
     backoff: float = 1.0  # the first retry waits this long, each next one twice as long
     attempts: int = ATTEMPTS
+
+    @property
+    def shown_url(self) -> str | None:
+        """``base_url`` as it may be shown or saved: credentials in it read `***`."""
+        return redact_url(self.base_url) if self.base_url else None
+
+    @property
+    def shown(self) -> str:
+        """The server, named for a person (see `shown_url`)."""
+        return self.shown_url or "api.openai.com"
+
+
+def missing_extra() -> str:
+    """The one line that names the package `ask` lacks and the command that installs it."""
+    from editblocks.extras import install_command
+
+    return f"`editblocks ask` needs the openai package: {install_command('ask')}"
 
 
 class EndpointError(Exception):
@@ -67,7 +85,7 @@ def make_client(endpoint: Endpoint) -> openai.OpenAI:
     try:
         import openai
     except ImportError:
-        raise EndpointError("missing-extra", MISSING_EXTRA, retryable=False) from None
+        raise EndpointError("missing-extra", missing_extra(), retryable=False) from None
     return openai.OpenAI(api_key=endpoint.api_key, base_url=endpoint.base_url, timeout=endpoint.timeout,
                          max_retries=0)
 
@@ -91,7 +109,8 @@ def stream_answer(client: openai.OpenAI, endpoint: Endpoint, messages: Sequence[
                 if choice.finish_reason:
                     finished = True
     except Exception as error:  # whatever the transport raised mid-answer: the answer is incomplete
-        raise StreamDropped(f"the connection broke off mid-answer ({_describe(error)})") from None
+        raise StreamDropped(scrub(f"the connection broke off mid-answer ({_describe(error)})",
+                                  endpoint.base_url)) from None
     finally:
         stream.close()
     if not finished:
@@ -117,10 +136,16 @@ def _open(client: openai.OpenAI, endpoint: Endpoint, messages: Sequence[dict[str
 
 
 def classify(error: Exception, endpoint: Endpoint) -> EndpointError:
-    """One line for each way a request fails, and whether trying again can help."""
+    """One line for each way a request fails, and whether trying again can help; the URL's credentials hidden."""
+    problem = _classify(error, endpoint)
+    return EndpointError(problem.code, scrub(str(problem), endpoint.base_url), retryable=problem.retryable,
+                         retry_after=problem.retry_after)
+
+
+def _classify(error: Exception, endpoint: Endpoint) -> EndpointError:
     import openai
 
-    where = endpoint.base_url or "api.openai.com"
+    where = endpoint.shown
     if isinstance(error, openai.APITimeoutError):
         return EndpointError("endpoint-timeout", f"{where} did not answer within {endpoint.timeout:g} s",
                              retryable=True)

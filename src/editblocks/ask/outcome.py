@@ -31,6 +31,7 @@ class AskOptions:
     yes: bool = False
     retries: int = 2
     git_commit: bool = False
+    git_hooks: bool = False  # let the repository's hooks run on that commit (off: they are its scripts, not yours)
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     tools: bool = False  # edit through tool calls (`tool_loop`) instead of an edit format
 

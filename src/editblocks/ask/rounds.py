@@ -91,8 +91,7 @@ def _stream_round(options: AskOptions, endpoint: Endpoint, client: Any, messages
     """Stream one answer with live verdicts; None (and ``outcome.stopped`` set) if it did not arrive whole."""
     locator.start_round()
     live = LiveAnswer(locator, options.format)
-    where = endpoint.base_url or "api.openai.com"
-    view.round_started(current.number, f"asking {endpoint.model} at {where}")
+    view.round_started(current.number, f"asking {endpoint.model} at {endpoint.shown}")
     stopped: tuple[str, str] | None = None
     complete = False
     try:
@@ -190,7 +189,7 @@ def _commit(workspace: Workspace, options: AskOptions, outcome: AskOutcome) -> N
     from editblocks.workspace.git_commit import commit_files
 
     try:
-        outcome.commit = commit_files(workspace.root, outcome.written, options.instruction)
+        outcome.commit = commit_files(workspace.root, outcome.written, options.instruction, hooks=options.git_hooks)
         outcome.notes.append(f"committed {counted(len(outcome.written), 'file')} as {outcome.commit}")
     except GitError as error:
         outcome.notes.append(f"not committed: {error}")
@@ -219,7 +218,7 @@ def _save(record: RunRecord | None, name: str, text: str) -> None:
 def _run_json(options: AskOptions, endpoint: Endpoint, outcome: AskOutcome) -> str:
     return json.dumps({
         "instruction": options.instruction, "files": list(options.paths), "model": endpoint.model,
-        "base_url": endpoint.base_url, "format": options.format.value, "dry_run": options.dry_run,
+        "base_url": endpoint.shown_url, "format": options.format.value, "dry_run": options.dry_run,
         "rounds": len(outcome.rounds), "written": outcome.written,
         "stopped": {"code": outcome.stopped[0], "message": outcome.stopped[1]} if outcome.stopped else None,
     }, ensure_ascii=False, indent=1) + "\n"

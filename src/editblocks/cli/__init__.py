@@ -4,7 +4,7 @@ One module per command group; a command's module is imported only when that
 command runs (or its help is asked for), so `editblocks apply` never loads
 the evaluation harness and `editblocks --help` loads no command at all.
 
-Exit status (README, "Command line"): 0 every block parsed/applied (or was
+Exit status (docs/cli.md): 0 every block parsed/applied (or was
 already applied), 1 some block failed or was skipped, 2 bad usage or
 unreadable input, with nothing written.
 """
@@ -67,7 +67,7 @@ def main(ctx: click.Context) -> None:
 
     Option defaults come from EDITBLOCKS_<COMMAND>_<OPTION> variables, the user's
     ~/.config/editblocks/config.toml, and [tool.editblocks] of the nearest
-    pyproject.toml (behaviour only); `editblocks config` shows them (see the README).
+    pyproject.toml (behaviour only); `editblocks config` shows them (see the documentation, "Configuration").
     """
     try:
         config = load_configuration(main, ctx, Path.cwd())

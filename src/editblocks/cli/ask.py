@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 @click.option("--retries", type=click.IntRange(min=0), default=2, show_default=True,
               help="Feedback rounds after failed blocks (a round that applies nothing new stops them).")
 @click.option("--git-commit", is_flag=True, help="Commit the changed files, with the instruction as the message.")
+@click.option("--git-hooks", is_flag=True,
+              help="With --git-commit: let the repository's git hooks run (off by default: a hook is a script of "
+                   "the work tree, which the model may just have edited).")
 @click.option("--timeout", type=click.FloatRange(min=0.001), default=120.0, show_default=True,
               help="Seconds to wait for the endpoint (to connect, and between pieces of the answer).")
 @click.option("--backoff", type=click.FloatRange(min=0.0), default=1.0, show_default=True,
@@ -57,15 +60,17 @@ if TYPE_CHECKING:
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def ask_command(instruction: str, files: tuple[str, ...], model: str | None, base_url: str | None, api_key_env: str,
                 format_: str, editor: bool, tools: bool, root: str | None, dry_run: bool, yes: bool, retries: int,
-                git_commit: bool, timeout: float, backoff: float, max_file_bytes: int, serve: bool,
+                git_commit: bool, git_hooks: bool, timeout: float, backoff: float, max_file_bytes: int, serve: bool,
                 as_json: bool) -> None:
     """Ask a model to edit FILES as INSTRUCTION says; its blocks are located live and applied after a yes."""
-    from editblocks.ask.client import MISSING_EXTRA
+    from editblocks.ask.client import missing_extra
 
     if find_spec("openai") is None:
-        raise InputError(MISSING_EXTRA, code="missing-extra")
+        raise InputError(missing_extra(), code="missing-extra")
     if dry_run and yes:
         raise click.UsageError("--dry-run writes nothing, so --yes has nothing to confirm; give one of them")
+    if git_hooks and not git_commit:
+        raise click.UsageError("--git-hooks only goes with --git-commit (no other git command runs hooks)")
     if serve:
         _check_serve(dry_run=dry_run, tools=tools, as_json=as_json)
     if not model:
@@ -86,7 +91,8 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
         key = "no-key"  # local servers (llama.cpp, Ollama, vLLM) usually take any key
     endpoint = Endpoint(model, base_url, key, timeout=timeout, backoff=backoff)
     options = AskOptions(instruction, files, root or ".", Format(format_), editor=editor, dry_run=dry_run, yes=yes,
-                         retries=retries, git_commit=git_commit, max_file_bytes=max_file_bytes, tools=tools)
+                         retries=retries, git_commit=git_commit, git_hooks=git_hooks, max_file_bytes=max_file_bytes,
+                         tools=tools)
     try:
         if serve:
             outcome = _ask_on_page(options, endpoint)
@@ -97,7 +103,7 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
     except WorkspaceError as error:
         raise InputError(str(error), code="workspace") from None
     if as_json:
-        emit_json(_outcome_json(outcome, endpoint.model, endpoint.base_url, options.format.value, dry_run))
+        emit_json(_outcome_json(outcome, endpoint.model, endpoint.shown_url, options.format.value, dry_run))
     elif outcome.run_folder and not serve:  # `_ask_on_page` named it before serving on
         console().print(f"run saved in {outcome.run_folder}", style="dim", markup=False)
     sys.exit(outcome.exit_code)

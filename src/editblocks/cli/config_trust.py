@@ -47,6 +47,7 @@ REFUSED_FROM_PROJECT = {
     "git-add": f"it changes the git index, where the user may have staged work by hand, {_USER_CHOICE}",
     "git-hooks": "it lets git run the repository's own hook scripts",
     "force": "it makes undo overwrite edits made after the run",
+    "undo-any-run": "it lets a model's undo take back the user's own runs",
     "serve": "it starts a server",
     "review": "it starts a server",
     "http": "it makes the server listen on a port instead of talking to its client alone",

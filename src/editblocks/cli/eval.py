@@ -83,7 +83,7 @@ def eval_command(folders: tuple[str, ...], as_json: bool, format_: str | None, o
     """Apply every case under FOLDERS and compare the files with each case's after/ folder.
 
     A case is a folder holding response.md, before/, after/ and an optional
-    case.json (see the README, "Evaluating an applier on recorded answers").
+    case.json (see the documentation, "Evaluating").
     With --from-git, write one such case from a recorded answer and the commit
     it produced instead.
     """

@@ -2,36 +2,61 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from editblocks.cli.shared import InputError, root_option, workspace_error
 
-MISSING_EXTRA = "the MCP server needs the mcp package: pip install 'editblocks[mcp]'"
-
 
 @click.command("mcp")
 @root_option()
-@click.option("--http", is_flag=True, help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")
+@click.option("--http", is_flag=True,
+              help="Serve streamable HTTP on 127.0.0.1 instead of stdio, behind a token printed at start (or the "
+                   "one in EDITBLOCKS_MCP_TOKEN): clients send `Authorization: Bearer <token>`.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
               help="Port for --http.")
 @click.option("--fuzzy", is_flag=True, help="Let apply_edits and apply_patch use the fuzzy rung.")
 @click.option("--git-add", is_flag=True, help="Stage every file a tool writes.")
-def mcp_command(root: str | None, http: bool, port: int, fuzzy: bool, git_add: bool) -> None:
-    """Run an MCP server whose tools edit files under --root (stdio, or --http on 127.0.0.1)."""
+@click.option("--undo-any-run", is_flag=True,
+              help="Let the undo tool take back the newest run whoever made it (by default it undoes only the "
+                   "edits made through this server, never your own `editblocks apply`).")
+def mcp_command(root: str | None, http: bool, port: int, fuzzy: bool, git_add: bool, undo_any_run: bool) -> None:
+    """Run an MCP server whose tools edit files under --root (stdio, or --http on 127.0.0.1 behind a token)."""
     try:
-        from editblocks.mcp.server import check_port, serve
+        from editblocks.mcp.gate import TOKEN_ENV, BadToken, checked_token, new_token
+        from editblocks.mcp.server import build_server, listen, serve_http, serve_stdio
     except ImportError as error:
-        if (error.name or "").split(".")[0] in ("mcp", "mcp_types", "anyio", "pydantic"):
-            raise InputError(MISSING_EXTRA, code="missing-extra") from None
+        if (error.name or "").split(".")[0] in ("mcp", "mcp_types", "anyio", "pydantic", "starlette", "uvicorn"):
+            from editblocks.extras import install_command
+
+            raise InputError(f"the MCP server needs the mcp package: {install_command('mcp')}",
+                             code="missing-extra") from None
         raise
     from editblocks.workspace import WorkspaceError
 
-    if http:
-        try:
-            check_port(port)
-        except OSError as error:
-            raise InputError(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}", code="usage") from None
+    options = {"fuzzy": fuzzy, "git_add": git_add, "undo_any_run": undo_any_run}
     try:
-        serve(root or ".", http=http, port=port, fuzzy=fuzzy, git_add=git_add)
+        if not http:
+            serve_stdio(root or ".", **options)
+            return
+        own = os.environ.get(TOKEN_ENV)
+        try:
+            token = checked_token(own) if own is not None else new_token()
+        except BadToken as error:
+            raise InputError(str(error), code="usage") from None
+        server = build_server(root or ".", **options)
     except WorkspaceError as error:
         raise workspace_error(error) from None
+    try:
+        sock = listen(port)
+    except OSError as error:
+        raise InputError(f"cannot listen on 127.0.0.1:{port}: {error.strerror or error}", code="usage") from None
+    address = f"http://127.0.0.1:{port}"
+    click.echo(f"MCP endpoint: {address}/mcp")
+    click.echo(f"MCP token: {token} (send it as `Authorization: Bearer {token}`, or use {address}/{token}/mcp)")
+    click.echo("(Ctrl-C stops the server)", err=True)
+    try:
+        serve_http(server, sock, token)
+    finally:
+        sock.close()

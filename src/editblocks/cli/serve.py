@@ -18,7 +18,9 @@ def require_web() -> None:
     """Stop with one line naming the extra when the page's libraries are not installed."""
     missing = [name for name in WEB_MODULES if find_spec(name) is None]
     if missing:
-        raise InputError(f"the review page needs {', '.join(missing)}: pip install 'editblocks[web]'", code="usage")
+        from editblocks.extras import install_command
+
+        raise InputError(f"the review page needs {', '.join(missing)}: {install_command('web')}", code="usage")
 
 
 def review(text: str | None, root: str, *, port: int, format_: str = "auto",

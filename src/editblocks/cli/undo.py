@@ -23,17 +23,12 @@ from editblocks.cli.shared import (
 @click.option("--json", "as_json", is_flag=True, help="Print what was restored as JSON.")
 def undo_command(root: str | None, force: bool, as_json: bool) -> None:
     """Undo the last apply under --root, byte for byte."""
-    from editblocks.service.apply import LOCK_WAIT_SECONDS
+    from editblocks.service.undo import undo
     from editblocks.text.diff import printable
-    from editblocks.workspace import UndoOutcome, Workspace, WorkspaceError
+    from editblocks.workspace import WorkspaceError
 
     try:
-        workspace = Workspace(root or ".")
-        if workspace.has_journal():
-            with workspace.lock(wait=LOCK_WAIT_SECONDS):
-                outcome = workspace.undo(force=force)
-        else:
-            outcome = UndoOutcome((), (), (), "nothing to undo", ok=False)  # and no journal folder created for it
+        outcome = undo(root or ".", force=force)
     except WorkspaceError as error:
         raise workspace_error(error) from None
     if as_json:

@@ -3,7 +3,7 @@
 A *case* is a folder holding ``response.md`` (what a model answered),
 ``before/`` (the files it saw), ``after/`` (the files that must result; equal
 to ``before/`` when the answer must be refused) and an optional ``case.json``
-(options and a note on what it tests). The README describes the layout.
+(options and a note on what it tests). docs/eval.md describes the layout.
 
 Each case runs for real: ``before/`` is copied into a fresh temporary folder,
 the response is parsed and applied through the public API, and the folder is

@@ -23,6 +23,7 @@ from pathlib import Path, PurePosixPath
 
 from editblocks.eval.evaluate import AFTER_DIR, BEFORE_DIR, CASE_FILE, RESPONSE_FILE
 from editblocks.parsing.stream import parse
+from editblocks.workspace.git import git_command
 
 GIT_TIMEOUT_SECONDS = 60.0
 _ABSENT_MODE = "000000"
@@ -177,7 +178,7 @@ def _git(repo: str | os.PathLike[str], *args: str, what: str = "", stdin: bytes 
     With ``allow_failure``, a failing command gives empty output instead (for questions such as "has it a parent?").
     """
     try:
-        done = subprocess.run(["git", "-C", os.fspath(repo), *args], input=stdin, capture_output=True,
+        done = subprocess.run(git_command(repo, *args), input=stdin, capture_output=True,
                               timeout=GIT_TIMEOUT_SECONDS, check=False)
     except FileNotFoundError:
         raise ReplayError("git is not installed") from None

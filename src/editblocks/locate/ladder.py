@@ -1,4 +1,4 @@
-"""Where does a block's searched text live in a file? The matching ladder (README, "How a block is located").
+"""Where does a block's searched text live in a file? The matching ladder (docs/locating.md).
 
 Pure functions on lines (strings without line endings). Each rung is tried
 only when the stricter ones found nothing, and every rung demands a unique

@@ -6,6 +6,11 @@ refused). Each tool runs through `ToolHandler`, so a result is the text a model
 can act on; a failed one is marked as an error and carries the feedback
 message. The prompts are the system prompts of every format; the resource
 lists the formats.
+
+Over HTTP the server listens on 127.0.0.1 only, behind `SecretGate` (a
+request without the server's token is refused before any tool runs) and the
+SDK's Host and Origin checks (a web page that rebinds its own name to
+127.0.0.1 gets nothing).
 """
 
 from __future__ import annotations
@@ -17,28 +22,40 @@ from typing import Annotated, Any, Final, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, TextContent
 from pydantic import Field
 
+from editblocks.mcp.gate import SecretGate
 from editblocks.parsing.catalog import CATALOG
 from editblocks.prompts import PROMPT_FORMATS, system_prompt
 from editblocks.service.tool_handler import ToolHandler
 from editblocks.tools.definitions import APPLY_EDITS, APPLY_PATCH, CHECK_EDITS, TEXT_EDITOR, UNDO, tool_specs
 
 SERVER_NAME = "editblocks"
+HOST = "127.0.0.1"
+ENDPOINT_PATH = "/mcp"
 FORMATS_URI = "editblocks://formats"
 LOG_LEVEL: Final[Literal["WARNING"]] = "WARNING"
 """The SDK's INFO lines (one per request) would bury editblocks' own messages on stderr."""
 
 
-def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False) -> MCPServer:
-    """An MCP server whose tools edit files under ``root`` only."""
-    handler = ToolHandler(root, fuzzy=fuzzy, git_add=git_add)
+DOOR = "this MCP server"
+UNDO_HINT = "start the server with --undo-any-run to let it take back any run"
+
+
+def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False,
+                 undo_any_run: bool = False) -> MCPServer:
+    """An MCP server whose tools edit files under ``root`` only; its `undo` takes back only its own edits unless
+    ``undo_any_run``."""
+    handler = ToolHandler(root, fuzzy=fuzzy, git_add=git_add, undo_any_run=undo_any_run, door=DOOR,
+                          undo_hint=UNDO_HINT)
     descriptions = {spec.name: spec.description for spec in tool_specs()}
     server: MCPServer = MCPServer(SERVER_NAME, log_level=LOG_LEVEL, instructions=(
         f"Edits files of one project (its root is fixed: {handler.root}). Paths are relative to that root. "
         "Use str_replace_based_edit_tool to view and edit files, apply_patch for V4A patches, apply_edits for "
-        "edit blocks in any format, check_edits to try them without writing, and undo to take back the last edit."))
+        "edit blocks in any format, check_edits to try them without writing, and undo to take back the last edit "
+        "made through this server."))
 
     async def run(name: str, arguments: dict[str, Any]) -> CallToolResult:
         given = {key: value for key, value in arguments.items() if value is not None}
@@ -106,19 +123,40 @@ def _add_prompt(server: MCPServer, fmt: str) -> None:
     server.prompt(name=fmt, description=f"The system prompt that teaches a model the `{fmt}` edit format.")(prompt)
 
 
-def check_port(port: int) -> None:
-    """Raise `OSError` now if 127.0.0.1:``port`` cannot be listened on: the HTTP server would only log it and
-    exit. Bound as the server binds (address reuse on), so a port left in TIME_WAIT is not refused."""
-    with socket.socket() as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        probe.bind(("127.0.0.1", port))
+def listen(port: int) -> socket.socket:
+    """A socket listening on 127.0.0.1:``port``; `OSError` now if it cannot be had, before anything is printed.
+    Bound with address reuse on, as uvicorn binds, so a port left in TIME_WAIT is not refused."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((HOST, port))
+        sock.listen()
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
-def serve(root: str | os.PathLike[str], *, http: bool = False, port: int = 8000, fuzzy: bool = False,
-          git_add: bool = False) -> None:
-    """Run the server over stdio, or streamable HTTP on 127.0.0.1 with ``http``, until it is stopped."""
-    server = build_server(root, fuzzy=fuzzy, git_add=git_add)
-    if http:
-        server.run("streamable-http", host="127.0.0.1", port=port)
-    else:
-        server.run("stdio")
+def http_app(server: MCPServer, token: str) -> SecretGate:
+    """The streamable HTTP application of ``server`` behind the token gate, with DNS-rebinding protection on."""
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{HOST}:*", "localhost:*"],
+        allowed_origins=[f"http://{HOST}:*", "http://localhost:*"],
+    )
+    return SecretGate(server.streamable_http_app(streamable_http_path=ENDPOINT_PATH, transport_security=security,
+                                                 host=HOST), token)
+
+
+def serve_stdio(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False,
+                undo_any_run: bool = False) -> None:
+    """Run the server over stdio until the client closes it."""
+    build_server(root, fuzzy=fuzzy, git_add=git_add, undo_any_run=undo_any_run).run("stdio")
+
+
+def serve_http(server: MCPServer, sock: socket.socket, token: str) -> None:
+    """Serve ``server`` over streamable HTTP on the listening ``sock``, behind ``token``, until stopped."""
+    import uvicorn
+
+    config = uvicorn.Config(http_app(server, token), log_level=LOG_LEVEL.lower(), access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])

@@ -120,7 +120,7 @@ def _run(
                                 for f in plan.files], git_add=git_add)
     notes = (outcome.git_error,) if outcome.git_error else ()
     if outcome.written:
-        return _result(plan, shell, diffs, diagnostics, written=True, notes=notes)
+        return _result(plan, shell, diffs, diagnostics, written=True, notes=notes, run_id=outcome.run_id)
     return _result(_not_written(plan, outcome.changed_on_disk, outcome.error), shell, diffs, diagnostics,
                    written=False, notes=notes)
 
@@ -216,7 +216,7 @@ def without_restated_warnings(diagnostics: Sequence[Diagnostic],
 
 def _result(plan: Plan, shell: tuple[ShellSuggestion, ...], diffs: tuple[FileDiff, ...],
             diagnostics: tuple[Diagnostic, ...], *, written: bool, notes: tuple[str, ...] = (),
-            dry_run: bool = False) -> ApplyResult:
+            dry_run: bool = False, run_id: str | None = None) -> ApplyResult:
     files: tuple[FilePlan, ...] = plan.files
     moved_away = {f.moved_from for f in files if f.moved_from is not None}
     return ApplyResult(
@@ -231,4 +231,5 @@ def _result(plan: Plan, shell: tuple[ShellSuggestion, ...], diffs: tuple[FileDif
         diagnostics=without_restated_warnings(diagnostics, plan.results),
         notes=notes,
         dry_run=dry_run,
+        run_id=run_id,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from editblocks.model import (
@@ -49,6 +49,7 @@ class EditorReply:
     text: str
     ok: bool
     result: ApplyResult | None = None
+    not_ours: str = ""  # the newest run, when `undo` was limited to some runs and this one is not among them
 
 
 @dataclass(frozen=True)
@@ -194,8 +195,9 @@ class TextEditor:
             return PlannedEdit(change, f"Inserted {counted(len(change.new_lines), 'line')} {where}.")
         return self.edit(path, decide)
 
-    def undo(self, path: str | None = None) -> EditorReply:
-        """Undo the most recent edit run; with ``path`` (`undo_edit`), only if that run changed the file."""
+    def undo(self, path: str | None = None, *, only: Collection[str] | None = None) -> EditorReply:
+        """Undo the most recent edit run; with ``path`` (`undo_edit`), only if that run changed the file; with
+        ``only``, only if it is one of those runs."""
         if not self.workspace.has_journal():
             return EditorReply("Error: there is nothing to undo.", False)
         with self.workspace.lock(wait=self._lock_wait):
@@ -203,9 +205,9 @@ class TextEditor:
                 refused = self._other_file(path)
                 if refused is not None:
                     return refused
-            outcome = self.workspace.undo()
+            outcome = self.workspace.undo(only=only)
         if not outcome.ok:
-            return EditorReply(f"Error: {outcome.message}", False)
+            return EditorReply(f"Error: {outcome.message}", False, not_ours=outcome.not_ours)
         return EditorReply(outcome.message or "Undid the last edit.", True)
 
     def _other_file(self, path: str) -> EditorReply | None:
@@ -247,7 +249,8 @@ class TextEditor:
         applied = EditResult(block, Status.APPLIED, "", Reason.NONE, span[0], span[1], "exact", 1.0,
                              file=snapshot.rel)
         result = ApplyResult((applied,), () if created else (snapshot.rel,), (snapshot.rel,) if created else (), (),
-                             (diff,), True, notes=(outcome.git_error,) if outcome.git_error else ())
+                             (diff,), True, notes=(outcome.git_error,) if outcome.git_error else (),
+                             run_id=outcome.run_id)
         return EditorReply(summary, True, result)
 
 

@@ -6,7 +6,8 @@ operation of the Responses API), `apply_edits` / `check_edits` (an answer in
 any format) and `undo`. A call never raises for what the model sent: missing
 or mistyped arguments, unknown tools and refused paths come back as an error
 reply the model can act on. Every write is the workspace's (atomic, journaled,
-inside the root).
+inside the root), and `undo` takes back only the handler's own runs: a run the
+user made meanwhile (with `editblocks apply`, say) is not the model's to undo.
 """
 
 from __future__ import annotations
@@ -60,20 +61,34 @@ class ToolHandler:
 
     ``policy``, ``fuzzy``, ``first_match`` and ``git_add`` mean what they mean
     for `editblocks.apply`, for the tools that apply answers and patches.
+    `undo` (and `undo_edit`) take back only runs this handler made, unless
+    ``undo_any_run``; ``door`` names the handler in the refusal, and
+    ``undo_hint`` tells how to lift the limit where it is started.
     """
 
     def __init__(self, root: str | os.PathLike[str], *, policy: Policy | str | None = None, fuzzy: bool = False,
                  first_match: bool = False, git_add: bool = False, lock_wait: float = LOCK_WAIT_SECONDS,
-                 known_files: Collection[str] | None = None) -> None:
+                 known_files: Collection[str] | None = None, undo_any_run: bool = False,
+                 door: str = "this tool handler", undo_hint: str = "ToolHandler(undo_any_run=True) lifts that") -> None:
         self.workspace = Workspace(root)
         self.root = self.workspace.root
         self._options: dict[str, Any] = {"policy": policy, "fuzzy": fuzzy, "first_match": first_match,
                                          "lock_wait": lock_wait, "known_files": known_files}
         self._git_add = git_add
         self._editor = TextEditor(self.workspace, lock_wait=lock_wait)
+        self._undo_any_run = undo_any_run
+        self._door = door
+        self._undo_hint = undo_hint
+        self._made: set[str] = set()  # the journal runs this handler's calls wrote
 
     def call(self, name: str, input: object = None) -> ToolReply:
         """Run the tool ``name`` with ``input`` (a dict, or the JSON text Chat Completions sends)."""
+        reply = self._call(name, input)
+        if reply.result is not None and reply.result.run_id is not None:
+            self._made.add(reply.result.run_id)
+        return reply
+
+    def _call(self, name: str, input: object) -> ToolReply:
         try:
             args = arguments(input)
             if name in TEXT_EDITOR_ALIASES:
@@ -83,7 +98,7 @@ class ToolHandler:
             if name in (APPLY_EDITS, CHECK_EDITS):
                 return self._apply_edits(args, dry_run=name == CHECK_EDITS)
             if name == UNDO:
-                return _reply(self._editor.undo())
+                return self._undo()
             return ToolReply(f"Error: there is no tool `{name}`; the tools are {', '.join(TOOL_NAMES)}.", False)
         except ArgumentError as error:
             return ToolReply(f"Error: {name}: {error}.", False)
@@ -98,7 +113,7 @@ class ToolHandler:
             raise ArgumentError(f"`command` must be one of {', '.join(TEXT_EDITOR_COMMANDS)}, not {command!r}")
         path = text_argument(args, "path")
         if command == "undo_edit":
-            return _reply(self._editor.undo(path))
+            return self._undo(path)
         if command == "view":
             return _reply(self._editor.view(path, view_range_argument(args)))
         if command == "create":
@@ -150,6 +165,14 @@ class ToolHandler:
             text += ("\nHow the closest lines differ from old_str (`-` old_str, `+` the file):\n" + outcome.hint)
         text += "\nCopy `old_str` exactly from the file (`view` it first), including whitespace."
         return ToolReply(text, False, result)
+
+    def _undo(self, path: str | None = None) -> ToolReply:
+        reply = self._editor.undo(path, only=None if self._undo_any_run else frozenset(self._made))
+        if not reply.not_ours:
+            return _reply(reply)
+        return ToolReply(f"Error: nothing undone: the most recent edit (journal run {reply.not_ours}) was not made by "
+                         f"{self._door}; another editblocks command made it, so it stays as it is. `undo` takes back "
+                         f"only the edits made through {self._door} ({self._undo_hint}).", False)
 
     # --- answers and patches ------------------------------------------------------------------------
 

@@ -82,7 +82,8 @@ _SPECS = (
     ToolSpec(CHECK_EDITS, (
         "Check edits (same input as apply_edits) without writing anything: says where each would apply, or "
         "why it would fail."), _edits_parameters()),
-    ToolSpec(UNDO, "Undo the most recent edit run (every file it changed, created, deleted or moved).",
+    ToolSpec(UNDO, "Undo your most recent edit run (every file it changed, created, deleted or moved); an edit made "
+             "since by someone else is left alone.",
              _object({}, [])),
 )
 TOOL_NAMES = tuple(spec.name for spec in _SPECS)

@@ -1,9 +1,13 @@
-"""The review page's web application: the page, its view as JSON, server-sent events and four actions.
+"""The review page's web application: the page, its view as JSON, server-sent events and its actions.
 
 Handlers that touch the disk (decide, apply, undo, load) are plain functions,
 which Starlette runs in its thread pool, so the event loop keeps serving the
 event streams meanwhile. Requests name blocks by number only, never a path:
 which files can be read or written is decided by the workspace, inside the root.
+Any program on the machine with the address can send anything, so a request
+the page's own script would never send (the wrong content type, a body too
+large, not UTF-8, not JSON, nested past the parser's depth, a field of the
+wrong type) is answered 4xx with a one-line reason, and nothing is done.
 """
 
 from __future__ import annotations
@@ -54,13 +58,23 @@ def create_app(session: ReviewSession, token: str, stopping: threading.Event) ->
     def decide(body: dict[str, Any]) -> None:
         numbers = body.get("blocks")
         accept = body.get("accept")
-        if isinstance(numbers, list) and isinstance(accept, bool):
-            session.decide([n for n in numbers if isinstance(n, int) and not isinstance(n, bool)], accept)
+        if not isinstance(numbers, list):
+            raise BadRequest("`blocks` must be a list of block numbers")
+        if not isinstance(accept, bool):
+            raise BadRequest("`accept` must be true or false")
+        session.decide([n for n in numbers if isinstance(n, int) and not isinstance(n, bool)], accept)
 
     def load(body: dict[str, Any]) -> None:
         text = body.get("text")
-        if isinstance(text, str):
-            session.load(text)
+        if not isinstance(text, str):
+            raise BadRequest("`text` must be the answer, as a string")
+        session.load(text)
+
+    def undo(body: dict[str, Any]) -> None:
+        newest = body.get("newest", False)
+        if not isinstance(newest, bool):
+            raise BadRequest("`newest` must be true (undo the newest run, whoever made it) or false")
+        session.undo(newest=newest)
 
     routes = [
         Route("/", page),
@@ -68,41 +82,63 @@ def create_app(session: ReviewSession, token: str, stopping: threading.Event) ->
         Route("/events", events),
         Route("/api/decide", _action(session, decide), methods=["POST"]),
         Route("/api/apply", _action(session, lambda _: session.apply()), methods=["POST"]),
-        Route("/api/undo", _action(session, lambda _: session.undo()), methods=["POST"]),
+        Route("/api/undo", _action(session, undo), methods=["POST"]),
         Route("/api/answer", _action(session, load), methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     return TokenGate(Starlette(routes=routes), token)
 
 
+class BadRequest(Exception):
+    """A request the page's own script never sends: answered 4xx with the one-line reason, nothing done."""
+
+    def __init__(self, reason: str, status: int = 400) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
 def _action(session: ReviewSession, run: Any) -> Any:
     """A POST handler: a JSON object in (at most `MAX_BODY` bytes), the new view out."""
 
     async def handler(request: Request) -> Response:
-        body = await _json_body(request)
-        if body is None:
-            return JSONResponse({"error": "expected a JSON object"}, status_code=400)
-        await asyncio.to_thread(run, body)
+        try:
+            body = await _json_body(request)
+            await asyncio.to_thread(run, body)
+        except BadRequest as error:
+            return JSONResponse({"error": str(error)}, status_code=error.status)
         return _view_response(session)
 
     return handler
 
 
-async def _json_body(request: Request) -> dict[str, Any] | None:
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        return None
+async def _json_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object; `BadRequest` saying what is wrong with anything else."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise BadRequest("send the body as application/json", 415)
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY:
-            return None
+            raise BadRequest(f"the request body is larger than {MAX_BODY} bytes", 413)
         chunks.append(chunk)
     try:
-        body = json.loads(b"".join(chunks) or b"{}")
-    except ValueError:
-        return None
-    return body if isinstance(body, dict) else None
+        text = b"".join(chunks).decode("utf-8") or "{}"
+    except UnicodeDecodeError:
+        raise BadRequest("the body is not UTF-8") from None
+    try:
+        body = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise BadRequest("the JSON is nested too deeply") from None
+    except ValueError as error:
+        raise BadRequest(f"the body is not valid JSON ({str(error).split(';')[0].splitlines()[0]})") from None
+    if not isinstance(body, dict):
+        raise BadRequest("expected a JSON object")
+    return body
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _view_response(session: ReviewSession) -> Response:

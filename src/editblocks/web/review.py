@@ -59,6 +59,7 @@ class ReviewSession:
         self._answers = 0  # counts the answers shown, so a caller waiting on the page's Apply knows which it saw
         self._page_apply: tuple[int, ApplyResult] | None = None  # the last `apply` and the answer it was made on
         self._broken = ""  # why the live answer cannot be applied (it broke off), or ""
+        self._newest_run: str | None = None  # the newest run, made elsewhere, that Undo refused to take back
 
     # --- the answer -------------------------------------------------------------------------------------------
 
@@ -182,22 +183,31 @@ class ReviewSession:
                 self._preview = _Run(indexes, result)
         self._changed()
 
-    def undo(self) -> bool:
-        """Undo the last apply (the workspace's own undo, so byte for byte); False if nothing was undone."""
+    def undo(self, *, newest: bool = False) -> bool:
+        """Undo the page's last apply (the workspace's own undo, so byte for byte); False if nothing was undone.
+
+        A run made since by another process (`editblocks apply`) is newer, so it is left alone and named; only
+        ``newest`` (the page's separate "Undo newest run") takes back the newest run, whoever made it.
+        """
         with self._lock:
-            if self._applied is None:
+            if self._applied is None and not newest:
                 self._message = "nothing to undo on this page"
                 self._changed()
                 return False
+            mine = self._applied.result.run_id if self._applied is not None else None
             try:
                 with self.workspace.lock(wait=LOCK_WAIT_SECONDS):
-                    outcome = self.workspace.undo()
+                    outcome = self.workspace.undo(only=None if newest else {mine} if mine else set())
             except WorkspaceError as error:
                 self._message = f"nothing undone: {error}"
                 self._changed()
                 return False
-            self._message = outcome.message
-            if outcome.ok:
+            self._newest_run = outcome.not_ours or None
+            self._message = outcome.message if not outcome.not_ours else (
+                f"nothing undone: the newest run, {outcome.not_ours}, was not made on this page (another editblocks "
+                "command made it after this page's apply), so Undo leaves it as it is; “Undo newest run” takes it "
+                "back")
+            if outcome.ok and outcome.run_id == mine:
                 self._applied = None
                 self._preview = self._dry_run()
         self._changed()
@@ -245,6 +255,7 @@ class ReviewSession:
         self._rejected = set()
         self._preview = None
         self._applied = None
+        self._newest_run = None
         self._message = ""
         self._broken = ""
         self._answers += 1
@@ -278,7 +289,7 @@ class ReviewSession:
         outcome = Outcome(
             answer=self._answer, blocks=outcomes, result=run.result if run else None,
             applied=self._applied is not None, streaming=not self._answer.closed,
-            message=self._message, version=self._version, locked=bool(self._broken),
+            message=self._message, version=self._version, locked=bool(self._broken), newest_run=self._newest_run,
         )
         return build_view(outcome, self._read)
 

@@ -42,6 +42,7 @@ class Outcome:
     message: str
     version: int
     locked: bool = False  # an answer that broke off: shown, never applied
+    newest_run: str | None = None  # a newer run made elsewhere, which only "Undo newest run" takes back
 
 
 def build_view(outcome: Outcome, read: Reader) -> dict[str, Any]:
@@ -57,6 +58,7 @@ def build_view(outcome: Outcome, read: Reader) -> dict[str, Any]:
         "applied": outcome.applied,
         "can_apply": not outcome.applied and not outcome.streaming and not outcome.locked and accepted_pending,
         "message": printable(outcome.message),
+        "newest_run": outcome.newest_run,
         "answer": _pieces(outcome.answer, outcome.blocks),
         "blocks": blocks,
         "files": files,

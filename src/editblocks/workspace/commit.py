@@ -215,7 +215,7 @@ class Committer:
 
     def _roll_back(self, tree: Tree, run: Run) -> str:
         """Put back every file a failed commit touched; the sentence says whether that worked."""
-        plan = plan_restore(tree, run, self._reader, self._journal, force=False)
+        plan = plan_restore(tree, run, self._reader, self._journal, force=False, exact_modes=True)
         problem = plan.problem or "; ".join(f"`{path}` {why}" for path, why in plan.refused)
         if not problem:
             _, _, problem = apply_restore(tree, run, plan)

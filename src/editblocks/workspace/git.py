@@ -6,6 +6,11 @@ edit. Each staged file records its index entries before and after `git add`;
 undo puts "before" back only where the index still holds "after", so whatever
 the user staged since is left alone, and named.
 
+Every git command editblocks runs goes through `git_command`, which turns
+the repository's `core.fsmonitor` off: that setting names a program git
+starts on most commands, and whoever configured the repository (or a tool
+that did) chose it, not the user running editblocks.
+
 `Staged` is part of a run's record; `subprocess` is imported only when git
 runs, so reading records costs no process machinery.
 """
@@ -23,6 +28,8 @@ if TYPE_CHECKING:
     import subprocess
 
 GIT_TIMEOUT_SECONDS = 60.0
+HOOKS_OFF = ("-c", "core.hooksPath=/dev/null")
+"""Options that make a git command find no hook to run (`commit --no-verify` alone still runs post-commit)."""
 _ENTRY = re.compile(r"[0-7]{6} [0-9a-f]{40}(?:[0-9a-f]{24})? [0-3]")  # `mode object stage` (SHA-1 or SHA-256)
 
 
@@ -117,12 +124,17 @@ def _git(top: str, *args: str, stdin: str | None = None) -> str:
     return done.stdout
 
 
+def git_command(where: str | os.PathLike[str], *args: str) -> list[str]:
+    """The command line that runs ``git args`` in ``where`` without starting the repository's fsmonitor."""
+    return ["git", "-c", "core.fsmonitor=false", "-C", os.fspath(where), *args]
+
+
 def _run(where: str, args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     import subprocess  # only when git runs: the journal loads this module for `Staged` alone
 
     try:
         return subprocess.run(
-            ["git", "-C", where, *args], input=stdin, capture_output=True, text=True, errors="surrogateescape",
+            git_command(where, *args), input=stdin, capture_output=True, text=True, errors="surrogateescape",
             timeout=GIT_TIMEOUT_SECONDS, env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
         )
     except FileNotFoundError:

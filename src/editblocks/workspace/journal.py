@@ -8,17 +8,20 @@ Layout under ``<root>/.editblocks/``::
     journal/<run_id>/0000.orig     byte-exact copy of each file the run replaced
     journal/<run_id>.damaged       a run whose record was damaged, set aside by `undo --force`
 
-A run id is ``<8-digit sequence>-<UTC time>``, so names sort in run order.
-The manifest is replaced atomically, so it is always either the old or the
-new version; its ``state`` moves ``pending`` → ``committed`` → ``undone``.
-A run left ``pending`` was interrupted mid-write: each of its files is then
-wholly old or wholly new, and the fingerprints tell which. A run folder
-without a manifest was interrupted before it touched anything.
+A run id is ``<8-digit sequence>-<UTC time>``, read strictly (`run_ids`):
+other names are ignored, and a run whose number leaps past its predecessor's
+is out of sequence, so a planted name neither takes undo's turn nor stops the
+numbering or the pruning of the user's own runs. The manifest is replaced
+atomically, so it is always either the old or the new version; its
+``state`` moves ``pending`` → ``committed`` → ``undone``. A run left
+``pending`` was interrupted mid-write: each of its files is then wholly old
+or wholly new, and the fingerprints tell which. A run folder without a
+manifest was interrupted before it touched anything.
 
 A cloned repository can carry this folder, so nothing in it is trusted: it is
 reached through folder descriptors opened without following links (see
 `dirfd`), a symlink or a non-folder anywhere in it is refused, and manifests
-are checked before they are believed.
+are checked before they are believed; a run someone else owns is never undone.
 
 This module keeps the runs; `records` is what a run's manifest holds,
 `state` opens and checks the folders, and `lock` takes the lock.
@@ -29,7 +32,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import re
 import shutil
 import stat
 import time
@@ -42,21 +44,28 @@ from editblocks.workspace.git import Staged
 from editblocks.workspace.paths import JOURNAL_DIR
 from editblocks.workspace.records import (
     MANIFEST,
-    RUN_NAME,
     DamagedRun,
     JournalEntry,
     Run,
     RunState,
+    UntrustedRun,
     fingerprint,
     load_run,
     write_manifest,
+)
+from editblocks.workspace.run_ids import (
+    MAX_SEQUENCE,
+    SET_ASIDE,
+    STAMP_FORMAT,
+    RunId,
+    RunNumbersUsedUp,
+    in_sequence,
+    parse_run_id,
 )
 from editblocks.workspace.state import RUNS, StateFolder
 
 KEEP_RUNS = 20
 MAX_BYTES = 1 << 30  # 1 GiB of saved copies; the newest run is kept whatever its size
-SET_ASIDE = ".damaged"
-_SET_ASIDE_NAME = re.compile(r"(\d{8})-\d{8}T\d{6}Z\.damaged")
 
 
 class Journal:
@@ -126,15 +135,20 @@ class Journal:
             write_manifest(folder, updated)
         return updated
 
-    def records(self) -> list[Run | DamagedRun]:
-        """Every run, newest first, damaged ones included; folders of runs that never started are left out."""
+    def records(self) -> list[Run | DamagedRun | UntrustedRun]:
+        """Every run, newest first: damaged ones, someone else's and those out of sequence included (to be named,
+        never undone); folders of runs that never started and names that are not run ids are left out."""
         with self.state.folders(create=False) as found:
             if found is None:
                 return []
             _, runs = found
-            records = []
-            for name in sorted((name for name in os.listdir(runs) if RUN_NAME.fullmatch(name)), reverse=True):
-                record = load_run(runs, name)
+            order = in_sequence(os.listdir(runs))
+            ids = [run for run in order.runs if not run.set_aside]
+            ids += [run for run in map(parse_run_id, order.out_of_sequence) if run is not None]
+            records: list[Run | DamagedRun | UntrustedRun] = []
+            for run in sorted(ids, reverse=True):
+                why = order.out_of_sequence.get(run.run_id)
+                record = UntrustedRun(run.run_id, why) if why else load_run(runs, run.run_id, self.state.stranger)
                 if record is not None:
                     records.append(record)
             return records
@@ -159,7 +173,9 @@ class Journal:
                 found = read_entry(folder, entry.backup, shown=entry.backup)
         except OSError:
             return None
-        return found[0] if found is not None and fingerprint(found[0]) == entry.old_fingerprint else None
+        if found is None or self.state.stranger(found[1]) or fingerprint(found[0]) != entry.old_fingerprint:
+            return None
+        return found[0]
 
     def discard(self, run: Run) -> None:
         """Forget a run that was rolled back: the manifest first, so no half-deleted run looks pending."""
@@ -189,20 +205,21 @@ class Journal:
         """Keep at most ``keep_runs`` runs and ``max_bytes`` of them, oldest removed first.
 
         The newest run and a run still pending (interrupted, awaiting undo)
-        are always kept. A failure only leaves old runs for next time.
+        are always kept. Runs out of sequence are not the user's: they are
+        neither counted nor removed. A failure only leaves old runs for next time.
         """
         with contextlib.suppress(OSError), self.state.folders(create=False) as found:
             if found is None:
                 return
             _, runs = found
-            names = sorted((name for name in os.listdir(runs)
-                            if RUN_NAME.fullmatch(name) or _SET_ASIDE_NAME.fullmatch(name)), key=_sequence)
-            sizes = {name: _size(runs, name) for name in names}
-            count, total = len(names), sum(sizes.values())
-            for name in names[:-1]:
+            ids = in_sequence(os.listdir(runs)).runs
+            sizes = {run.name: _size(runs, run.name) for run in ids}
+            count, total = len(ids), sum(sizes.values())
+            for run in ids[:-1]:
                 if count <= self.keep_runs and total <= self.max_bytes:
                     break
-                record = load_run(runs, name) if RUN_NAME.fullmatch(name) else None
+                name = run.name
+                record = None if run.set_aside else load_run(runs, name, self.state.stranger)
                 if isinstance(record, Run) and record.state is RunState.PENDING:
                     continue
                 _remove(runs, name)
@@ -213,7 +230,8 @@ class Journal:
         import fcntl  # only when a run is written, so the pure API imports on platforms without fcntl
 
         for name in os.listdir(runs):
-            if not RUN_NAME.fullmatch(name):
+            run = parse_run_id(name)
+            if run is None or run.set_aside:
                 continue
             try:
                 folder = open_folder(runs, name, shown=name)
@@ -234,24 +252,24 @@ class Journal:
         """A fresh run folder whose name sorts after every existing one, open and flocked while it fills."""
         import fcntl
 
-        sequence = max((int(name[:8]) for name in os.listdir(runs)
-                        if RUN_NAME.fullmatch(name) or _SET_ASIDE_NAME.fullmatch(name)), default=0) + 1
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        stamp = time.strftime(STAMP_FORMAT, time.gmtime())
+        try:
+            run = in_sequence(os.listdir(runs)).next_id(stamp)
+        except RunNumbersUsedUp as error:
+            raise OSError(errno.EOVERFLOW, str(error)) from None
         while True:
-            run_id = f"{sequence:08d}-{stamp}"
+            run_id = run.run_id
             try:
                 os.mkdir(run_id, dir_fd=runs)
             except FileExistsError:
-                sequence += 1  # another process took this number first
+                if run.sequence == MAX_SEQUENCE:
+                    raise OSError(errno.EOVERFLOW, f"run {run_id} holds the last run number there is") from None
+                run = RunId(run.sequence + 1, stamp)  # another process took this number first
                 continue
             folder = open_folder(runs, run_id, shown=run_id)
             fcntl.flock(folder, fcntl.LOCK_EX)
             os.fsync(runs)
             return run_id, folder
-
-
-def _sequence(name: str) -> tuple[int, str]:
-    return int(name[:8]), name
 
 
 def _size(runs: int, name: str) -> int:

@@ -80,9 +80,11 @@ def _leads_to_folder(tree: Tree, folder: str, name: str) -> bool:
 def _git_ls_files(root: Path) -> str:
     import subprocess  # only here: listing files needs no process machinery otherwise
 
+    from editblocks.workspace.git import git_command
+
     try:
         listed = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z"],
+            git_command(root, "ls-files", "-z"),
             capture_output=True,
             text=True,
             errors="replace",

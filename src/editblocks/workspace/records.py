@@ -1,9 +1,10 @@
 """What the journal records about a run: one entry per file, the run's state, and the manifest holding them.
 
-A run id is ``<8-digit sequence>-<UTC time>``, so names sort in run order.
-The manifest is replaced atomically, so it is always either the old or the
-new version. It is data on disk that a cloned repository can carry, so it is
-checked before it is believed: a record that fails a check is a `DamagedRun`.
+A run id is ``<8-digit sequence>-<UTC time>`` (see `run_ids`). The manifest
+is replaced atomically, so it is always either the old or the new version.
+It is data on disk that a cloned repository can carry, so it is checked
+before it is believed: a record that fails a check is a `DamagedRun`, and a
+run folder or manifest someone else owns is an `UntrustedRun`, never undone.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import os
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -25,8 +27,8 @@ from editblocks.workspace.state import RUNS
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = 1
 MANIFEST_MAX_BYTES = 256 << 20  # far above any real run; a planted giant file is not read into memory
-RUN_NAME = re.compile(r"(\d{8})-\d{8}T\d{6}Z")
-_BACKUP_NAME = re.compile(r"\d{4}\.orig")
+PERMISSION_BITS = 0o7777
+_BACKUP_NAME = re.compile(r"[0-9]{4}\.orig")
 
 
 class RunState(StrEnum):
@@ -67,7 +69,7 @@ class JournalEntry:
             existed=bool(data["existed"]),
             backup=None if data["backup"] is None else str(data["backup"]),
             old_fingerprint=None if data["old_fingerprint"] is None else str(data["old_fingerprint"]),
-            old_mode=None if data["old_mode"] is None else int(data["old_mode"]),
+            old_mode=_mode(data["old_mode"]),
             new_fingerprint=None if data["new_fingerprint"] is None else str(data["new_fingerprint"]),
             temp=str(data["temp"]),
             created_dirs=tuple(str(folder) for folder in data["created_dirs"]),
@@ -96,6 +98,18 @@ class DamagedRun:
     why: str
 
 
+@dataclass(frozen=True)
+class UntrustedRun:
+    """A run editblocks did not make for this user (someone else's, or out of sequence): never undone, only named."""
+
+    run_id: str
+    why: str
+
+
+Stranger = Callable[[os.stat_result], bool]
+"""Whether a file belongs to someone whose runs are not to be trusted (see `StateFolder.stranger`)."""
+
+
 def fingerprint(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -121,7 +135,7 @@ def write_manifest(folder: int, run: Run) -> None:
     os.fsync(folder)
 
 
-def load_run(runs: int, run_id: str) -> Run | DamagedRun | None:
+def load_run(runs: int, run_id: str, stranger: Stranger) -> Run | DamagedRun | UntrustedRun | None:
     """The run recorded in a folder, why its record cannot be believed, or None if it never started."""
     try:
         folder = open_folder(runs, run_id, shown=f"{JOURNAL_DIR}/{RUNS}/{run_id}")
@@ -130,6 +144,7 @@ def load_run(runs: int, run_id: str) -> Run | DamagedRun | None:
     except OSError as error:
         return DamagedRun(run_id, error.strerror or str(error))
     try:
+        owner = _foreign_owner(os.fstat(folder), stranger, "its folder")
         found = read_entry(folder, MANIFEST, shown=MANIFEST, limit=MANIFEST_MAX_BYTES)
     except OSError as error:
         return DamagedRun(run_id, f"{MANIFEST} cannot be read: {error.strerror or error}")
@@ -137,6 +152,9 @@ def load_run(runs: int, run_id: str) -> Run | DamagedRun | None:
         os.close(folder)
     if found is None:
         return None
+    owner = owner or _foreign_owner(found[1], stranger, MANIFEST)
+    if owner:
+        return UntrustedRun(run_id, owner)
     try:
         document = json.loads(found[0])
         if document["version"] != MANIFEST_VERSION:
@@ -152,3 +170,19 @@ def load_run(runs: int, run_id: str) -> Run | DamagedRun | None:
         truncated = isinstance(error, json.JSONDecodeError)
         what = "is not valid JSON, perhaps cut short" if truncated else f"is incomplete ({error!r})"
         return DamagedRun(run_id, f"{MANIFEST} {what}")
+
+
+def _mode(value: object) -> int | None:
+    """A recorded mode: None, or permission bits (an int from 0 to 0o7777); anything else is a damaged record."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= PERMISSION_BITS:
+        raise ValueError(f"{value!r} is not a file mode")
+    return value
+
+
+def _foreign_owner(status: os.stat_result, stranger: Stranger, what: str) -> str:
+    """Why the run is not the user's, if ``status`` (of its folder or manifest) belongs to someone else; or ""."""
+    if not stranger(status):
+        return ""
+    return f"{what} belongs to user {status.st_uid}, not to you (user {os.geteuid()}), so you did not make this run"

@@ -1,8 +1,11 @@
 """Putting a run's files back: what undo does, and what commit does to roll back a run that failed.
 
 Restoring, like writing, goes through a temporary file beside the target,
-renamed over it. This module also names those temporary files (`temp_name`),
-so that a restore recognises the ones a run left behind.
+renamed over it. The mode a run's record asks for is data a repository can
+plant, so undo never sets the set-user-ID, set-group-ID or sticky bit, nor
+lets others write (`safe_mode`), and says so when it left one out. This
+module also names the temporary files (`temp_name`), so that a restore
+recognises the ones a run left behind.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import errno
 import os
 import re
 import secrets
+import stat
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -30,6 +34,7 @@ from editblocks.workspace.paths import Refusal, is_canonical
 from editblocks.workspace.reading import Reader
 from editblocks.workspace.records import JournalEntry, Run, fingerprint
 
+UNSAFE_BITS = stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX | stat.S_IWOTH
 TEMP_STEM_BYTES = 200  # leaves room for ".<stem>.editblocks-xxxxxxxx.tmp" within NAME_MAX
 _TEMP_NAME = re.compile(r"\..*\.editblocks-[0-9a-f]{8}\.tmp", re.DOTALL)
 
@@ -46,6 +51,7 @@ class _Step:
     action: _Action
     original: bytes | None = None
     owner: tuple[int, int] | None = None
+    mode: int | None = None  # the permission bits to restore
 
 
 @dataclass(frozen=True)
@@ -55,16 +61,26 @@ class RestorePlan:
     steps: tuple[_Step, ...]
     refused: tuple[tuple[str, str], ...]  # (path, why) left alone
     problem: str  # "" or why nothing can be restored at all
+    notes: tuple[str, ...] = ()  # what will be restored otherwise than recorded (a mode made safe)
 
 
-def plan_restore(tree: Tree, run: Run, reader: Reader, journal: Journal, *, force: bool) -> RestorePlan:
+def safe_mode(mode: int) -> int:
+    """``mode`` without the bits a restore never sets: set-user-ID, set-group-ID, sticky, others' write."""
+    return mode & 0o7777 & ~UNSAFE_BITS
+
+
+def plan_restore(tree: Tree, run: Run, reader: Reader, journal: Journal, *, force: bool,
+                 exact_modes: bool = False) -> RestorePlan:
     """Decide, from fingerprints, what each file of ``run`` needs to hold its old bytes again.
 
     Works for any state a crash can leave: each file is old, new, or (if
     someone edited it since) neither, which is refused unless ``force``.
+    Recorded modes are made safe (`safe_mode`) unless ``exact_modes`` (a
+    rollback of a run this process has just recorded from the files themselves).
     """
     steps: list[_Step] = []
     refused: list[tuple[str, str]] = []
+    notes: list[str] = []
     for entry in run.entries:
         resolved = reader.resolve(entry.path)
         if resolved != entry.path:
@@ -90,8 +106,13 @@ def plan_restore(tree: Tree, run: Run, reader: Reader, journal: Journal, *, forc
         if original is None:
             damaged = f"the saved copy of `{entry.path}` in run {run.run_id} is missing or damaged"
             return RestorePlan((), (), damaged)
-        steps.append(_Step(entry, _Action.RESTORE, original, owner))
-    return RestorePlan(tuple(steps), tuple(refused), "")
+        mode = entry.old_mode
+        if mode is not None and not exact_modes and safe_mode(mode) != mode:
+            notes.append(f"restored `{entry.path}` with mode {safe_mode(mode):04o}, not the {mode:04o} its record "
+                         "asks for (undo never sets set-ID or sticky bits or lets others write)")
+            mode = safe_mode(mode)
+        steps.append(_Step(entry, _Action.RESTORE, original, owner, mode))
+    return RestorePlan(tuple(steps), tuple(refused), "", tuple(notes))
 
 
 def apply_restore(tree: Tree, run: Run, plan: RestorePlan) -> tuple[list[str], list[str], str]:
@@ -110,7 +131,7 @@ def apply_restore(tree: Tree, run: Run, plan: RestorePlan) -> tuple[list[str], l
                 folder = tree.make_folders(folder_rel)
                 temp = _journaled_temp(item.entry) or temp_name(name)
                 remove_entry(folder, temp)
-                write_new_file(folder, temp, item.original, mode=item.entry.old_mode, owner=item.owner)
+                write_new_file(folder, temp, item.original, mode=item.mode, owner=item.owner)
                 try:
                     replace_entry(folder, temp, name)
                 except BaseException:

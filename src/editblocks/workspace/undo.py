@@ -2,12 +2,16 @@
 
 Runs are undone newest first, all or nothing: a file changed since the run
 wrote it stops undo unless forced, and so does a run whose record is damaged
-(forced, it is set aside and the run before it is undone).
+(forced, it is set aside and the run before it is undone). A run the user did
+not make (someone else's, or out of sequence) is never undone: undo names it
+and goes on to the user's own newest run. A door (an MCP server, the review
+page) may undo only its own runs: then a newest run it did not make stops
+undo, and the outcome names it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from editblocks.model import counted
@@ -15,7 +19,7 @@ from editblocks.workspace.dirfd import Tree, describe
 from editblocks.workspace.git import GitError, unstage
 from editblocks.workspace.journal import Journal
 from editblocks.workspace.reading import Reader
-from editblocks.workspace.records import DamagedRun, Run, RunState
+from editblocks.workspace.records import DamagedRun, Run, RunState, UntrustedRun
 from editblocks.workspace.restore import apply_restore, plan_restore
 
 
@@ -30,6 +34,8 @@ class UndoOutcome:
     ok: bool
     unstaged: tuple[str, ...] = ()  # paths whose git index entries `apply --git-add` changed were put back
     still_staged: tuple[str, ...] = ()  # paths `apply --git-add` staged whose index entries were left as they are
+    run_id: str | None = None  # the run undone (or recovered)
+    not_ours: str = ""  # the newest run, when undo was limited to some runs and this one is not among them
 
 
 class Undoer:
@@ -39,13 +45,26 @@ class Undoer:
         self._reader = reader
         self._journal = journal
 
-    def undo(self, *, force: bool = False) -> UndoOutcome:
+    def undo(self, *, force: bool = False, only: Collection[str] | None = None) -> UndoOutcome:
         """Put back what the most recent run not yet undone changed (see `Workspace.undo`)."""
         try:
-            records = [record for record in self._journal.records()
-                       if not (isinstance(record, Run) and record.state is RunState.UNDONE)]
+            listed = [record for record in self._journal.records()
+                      if not (isinstance(record, Run) and record.state is RunState.UNDONE)]
         except OSError as error:
             return UndoOutcome((), (), (), f"nothing undone: the journal cannot be read ({describe(error)})", ok=False)
+        untrusted = [record for record in listed if isinstance(record, UntrustedRun)]
+        records = [record for record in listed if not isinstance(record, UntrustedRun)]
+        if only is not None and records and records[0].run_id not in only:
+            newest = records[0].run_id
+            outcome = UndoOutcome((), (), (), f"nothing undone: the most recent run, {newest}, was made elsewhere",
+                                  ok=False, not_ours=newest)
+        else:
+            outcome = self._undo_newest(records, force=force)
+        newer = [record for record in untrusted if not records or record.run_id > records[0].run_id]
+        left_alone = "".join(f"left run {record.run_id} alone ({record.why}); " for record in newer)
+        return replace(outcome, message=left_alone + outcome.message) if left_alone else outcome
+
+    def _undo_newest(self, records: list[Run | DamagedRun], *, force: bool) -> UndoOutcome:
         set_aside = ""
         while records and isinstance(records[0], DamagedRun):
             damaged, records = records[0], records[1:]
@@ -82,6 +101,7 @@ class Undoer:
             paths = tuple(path for path, _ in plan.refused)
             return UndoOutcome((), (), paths, f"nothing undone: {reasons}{hint}", ok=False)
         restored, removed, problem = apply_restore(tree, run, plan)
+        made_safe = "".join(f"; {note}" for note in plan.notes)
         if not problem:
             try:
                 self._journal.mark(run, RunState.UNDONE)
@@ -93,9 +113,9 @@ class Undoer:
         unstaged, still_staged, index_note = self._unstage(run)
         verb = "recovered interrupted run" if run.state is RunState.PENDING else "undid run"
         counts = f"restored {counted(len(restored), 'file')}, removed {counted(len(removed), 'created file')}"
-        message = f"{verb} {run.run_id}: {counts}{index_note}"
+        message = f"{verb} {run.run_id}: {counts}{made_safe}{index_note}"
         return UndoOutcome(tuple(restored), tuple(removed), (), message, ok=True, unstaged=unstaged,
-                           still_staged=still_staged)
+                           still_staged=still_staged, run_id=run.run_id)
 
     def _unstage(self, run: Run) -> tuple[tuple[str, ...], tuple[str, ...], str]:
         """Put back the index entries the run staged: (unstaged, still staged, the words for the message)."""

@@ -24,7 +24,7 @@ us) come back as values; only a busy or unusable workspace raises.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 
@@ -35,7 +35,7 @@ from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES, Journal
 from editblocks.workspace.lock import hold
 from editblocks.workspace.paths import Refusal
 from editblocks.workspace.reading import FileSnapshot, Reader
-from editblocks.workspace.records import Run, RunState
+from editblocks.workspace.records import Run, RunState, UntrustedRun
 from editblocks.workspace.undo import Undoer, UndoOutcome
 
 __all__ = ["Workspace"]
@@ -86,17 +86,19 @@ class Workspace:
         """
         return self._committer.commit(writes, git_add=git_add)
 
-    def undo(self, *, force: bool = False) -> UndoOutcome:
+    def undo(self, *, force: bool = False, only: Collection[str] | None = None) -> UndoOutcome:
         """Put back what the most recent run not yet undone changed, or finish an interrupted run.
 
         All or nothing: if any file changed after the run wrote it, nothing is
         touched and those files are listed in ``refused`` — unless ``force``,
         which restores them anyway, discarding the later changes. A run whose
         record is damaged stops undo; ``force`` sets it aside and undoes the
-        run before it. Index entries `git_add` staged are put back too. Hold
-        `lock()` around it: a run another process is still writing also looks pending.
+        run before it. Index entries `git_add` staged are put back too. With
+        ``only`` (run ids), a newest run not among them is left alone and named
+        in ``not_ours``: a door undoes only the runs it made. Hold `lock()`
+        around it: a run another process is still writing also looks pending.
         """
-        return self._undoer.undo(force=force)
+        return self._undoer.undo(force=force, only=only)
 
     def next_undo_paths(self) -> tuple[str, ...] | None:
         """The files of the run `undo` would undo next, or None when there is no such run or its record is damaged."""
@@ -105,7 +107,7 @@ class Workspace:
         except OSError:
             return None
         for record in records:
-            if isinstance(record, Run) and record.state is RunState.UNDONE:
+            if isinstance(record, UntrustedRun) or (isinstance(record, Run) and record.state is RunState.UNDONE):
                 continue
             return tuple(entry.path for entry in record.entries) if isinstance(record, Run) else None
         return None

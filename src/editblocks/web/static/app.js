@@ -1,4 +1,4 @@
-// The review page: draws the view the server sends, and turns clicks into the server's four actions.
+// The review page: draws the view the server sends, and turns clicks into the server's actions.
 
 import { el, jump } from "./dom.js";
 import { renderAnswer } from "./blocks.js";
@@ -61,6 +61,8 @@ function render() {
   $("files").replaceChildren(...renderFiles(view, state.layout));
   $("apply").disabled = !view.can_apply;
   $("undo").disabled = !view.applied;
+  $("newest").hidden = !view.newest_run;
+  $("newest-note").textContent = view.newest_run ? `takes back run ${view.newest_run}, made by another editblocks command` : "";
   $("message").textContent = view.message;
   $("feedback-box").hidden = !view.feedback;
   $("feedback").textContent = view.feedback;
@@ -94,6 +96,7 @@ function listen() {
 
 $("apply").addEventListener("click", () => post("api/apply"));
 $("undo").addEventListener("click", () => post("api/undo"));
+$("undo-newest").addEventListener("click", () => post("api/undo", { newest: true }));
 $("copy").addEventListener("click", copyFeedback);
 for (const layout of ["unified", "split"]) {
   $(layout).addEventListener("click", () => { state.layout = layout; render(); });
