@@ -251,3 +251,14 @@ def test_head_is_a_start_marker_only_under_auto_and_its_own_format() -> None:
     answer = "a.py\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> updated\n"
     assert len(parse(answer).blocks) == len(parse(answer, "original-updated").blocks) == 1
     assert parse(answer, "diff").blocks == ()
+
+
+def test_feedback_on_a_malformed_zed_edit_answers_in_zeds_dialect(tmp_path: Path) -> None:
+    from editblocks.report.feedback import feedback_message, reply_format
+    from editblocks.service.apply import apply
+
+    answer = "a.py\n<edits>\n<old_text>\nx\n</old_text>\nprose\n<new_text>\ny\n</new_text>\n</edits>\n"
+    parsed = parse(answer)
+    assert reply_format(answer, parsed) is Format.ZED
+    message = feedback_message(apply(parsed, tmp_path, dry_run=True), format=reply_format(answer, parsed))
+    assert "`<old_text>`" in message and "SEARCH" not in message
