@@ -23,7 +23,7 @@ from editblocks.locate.diagnosis import find_near_miss
 from editblocks.locate.ladder import locate
 from editblocks.locate.types import DEFAULT_RUNGS, Ambiguous, Found, LocateOptions, NotFound, Rung
 from editblocks.model import BlockKind, EditBlock, Format, Status
-from editblocks.plan import Source, plan_edits
+from editblocks.plan import TargetFile, plan_edits
 from editblocks.service.apply import apply
 from editblocks.workspace import Workspace
 
@@ -228,7 +228,7 @@ def bench_planning() -> list[Row]:
             old = lines[start : start + 4]
             new = [*old[:-1], old[-1] + "  # edited"]
             blocks.append(EditBlock(path, "", _text(old), _text(new), "", BlockKind.EDIT, Format.DIFF, 1))
-    sources = {path: Source(path, _text(lines)) for path, lines in files.items()}
+    sources = {path: TargetFile(path, _text(lines)) for path, lines in files.items()}
     ours, plan = best_time(lambda: plan_edits(blocks, sources), repeats=3)
     correct = len(blocks) == 200 and all(r.status is Status.APPLIED for r in plan.results) and len(plan.files) == 20
     naive, _ = best_time(lambda: naive_plan(blocks, sources), repeats=3)
@@ -240,7 +240,7 @@ def _text(lines: Sequence[str]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def naive_plan(blocks: Sequence[EditBlock], sources: dict[str, Source]) -> dict[str, str]:
+def naive_plan(blocks: Sequence[EditBlock], sources: dict[str, TargetFile]) -> dict[str, str]:
     """What an applier without a plan does per block: split the file, slice-compare, join it back."""
     texts = {path: source.text or "" for path, source in sources.items()}
     for block in blocks:

@@ -20,9 +20,8 @@ from collections.abc import Callable
 from rich.console import Console
 
 from editblocks.ask.display import LiveView
-from editblocks.ask.live import BlockLocated, LiveAnswer
-from editblocks.ask.locator import LiveLocator
-from editblocks.plan import Source
+from editblocks.plan import TargetFile
+from editblocks.service.live import BlockLocated, LiveAnswer, LiveLocator
 
 LINES = 20_000
 CHUNK = 4
@@ -56,8 +55,8 @@ def answer(blocks: int = 6) -> str:
     return "".join(parts)
 
 
-def sources(text: str) -> Callable[[str], Source]:
-    return lambda path: Source(path, text if path == PATH else None)
+def sources(text: str) -> Callable[[str], TargetFile]:
+    return lambda path: TargetFile(path, text if path == PATH else None)
 
 
 def cpu_per_token(text: str, file_text: str) -> tuple[float, int]:

@@ -28,7 +28,7 @@ from pathlib import Path
 from hostile_shapes import SHAPES
 
 from editblocks import StreamParser, apply, parse
-from editblocks.plan import Source, plan_edits
+from editblocks.plan import TargetFile, plan_edits
 
 GROWTH_STEP = 4
 GROWTH_FLAG = 5.5
@@ -85,7 +85,7 @@ def plan_many_blocks(count: int) -> Callable[[], object]:
     texts: dict[str, list[str]] = {}
     for block in blocks:
         texts.setdefault(block.path, []).append(block.old)
-    sources = {path: Source(path, "".join(lines)) for path, lines in texts.items()}
+    sources = {path: TargetFile(path, "".join(lines)) for path, lines in texts.items()}
     return lambda: plan_edits(blocks, sources)
 
 
@@ -94,7 +94,7 @@ def plan_on_big_file(blocks: int, lines: int) -> Callable[[], object]:
     step = lines // blocks
     edits = parse("".join(diff_block("big.py", f"value_{n * step} = {n * step}\n", f"value_{n * step} = 0\n")
                           for n in range(blocks))).blocks
-    return lambda: plan_edits(edits, {"big.py": Source("big.py", text)})
+    return lambda: plan_edits(edits, {"big.py": TargetFile("big.py", text)})
 
 
 def apply_to_disk(file_text: str, answer: str) -> Callable[[], object]:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from editblocks.web import ReviewServer, ReviewSession
+from editblocks.web import ReviewServer, ReviewState
 from editblocks.web.highlight import _tokens
 
 CHROMIUM = os.environ.get("EDITBLOCKS_CHROMIUM", "/usr/bin/chromium")
@@ -65,14 +65,14 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=CHROMIUM)
         for _ in range(options.runs):
             _tokens.cache_clear()  # every run starts cold, as a fresh `editblocks serve` does
-            session = ReviewSession(root)
+            session = ReviewState(root)
             started = time.perf_counter()
             session.load(text)
             loaded = time.perf_counter()
             session.view_json()
             viewed = time.perf_counter()
             _tokens.cache_clear()
-            session = ReviewSession(root)  # a fresh session: the page's request builds the view itself
+            session = ReviewState(root)  # a fresh session: the page's request builds the view itself
             session.load(text)
             with ReviewServer(session) as server:
                 page = browser.new_page(viewport={"width": 1280, "height": 900})

@@ -25,7 +25,7 @@ with atheris.instrument_imports(include=["editblocks"]):
     from editblocks.locate.ladder import locate
     from editblocks.locate.types import DEFAULT_RUNGS, EXACT_ONLY, LADDER, Ambiguous, Found, LocateOptions, NotFound
     from editblocks.model import BlockKind, EditBlock, Format, Policy, Status
-    from editblocks.plan import PlanOptions, Source, plan_edits
+    from editblocks.plan import PlanOptions, TargetFile, plan_edits
     from editblocks.text.document import Document
 
 from runner import run
@@ -110,7 +110,7 @@ def before_without_ending(document: Document, start: int) -> str:
 def check_plan(text: str | None, blocks: list[EditBlock], flags: int) -> None:
     options = PlanOptions(policy=POLICIES[flags % 3] if flags & 0x80 else None, fuzzy=bool(flags & 1),
                           first_match=bool(flags & 4), strict=bool(flags & 0x20))
-    plan = plan_edits(blocks, {PATH: Source(PATH, text)}, options)
+    plan = plan_edits(blocks, {PATH: TargetFile(PATH, text)}, options)
     assert len(plan.results) == len(blocks)
     if not any(result.status is Status.APPLIED for result in plan.results):
         assert plan.files == (), "a plan where nothing applied still changes the file"

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from editblocks.web import ReviewServer, ReviewSession
+from editblocks.web import ReviewServer, ReviewState
 
 from helpers_apply import diff_edit
 
@@ -43,8 +43,8 @@ def read_tree(root: Path) -> dict[str, str]:
 
 
 @contextmanager
-def served(root: Path, answer: str | None = ANSWER) -> Iterator[tuple[ReviewSession, ReviewServer]]:
-    session = ReviewSession(root)
+def served(root: Path, answer: str | None = ANSWER) -> Iterator[tuple[ReviewState, ReviewServer]]:
+    session = ReviewState(root)
     if answer is not None:
         session.load(answer)
     with ReviewServer(session) as server:

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from editblocks import BlockKind, EditBlock, Format, Reason, Status, parse
+from editblocks import BlockKind, EditBlock, Format, ResultCode, Status, parse
 from editblocks.service.apply import apply
 from editblocks.workspace import Workspace
 
 from helpers_apply import anchored, diff_edit, guillemet, make_tree, run, single, statuses, tree_state
 
-APPLY_MODULE = importlib.import_module("editblocks.service.apply")  # the module, whose `plan_edits` tests replace
+PLANNER = importlib.import_module("editblocks.plan.planner").Planner  # whose `plan` tests follow with a change on disk
 
 
 def read(root: Path, rel: str) -> bytes:
@@ -57,7 +57,7 @@ def test_a1_search_occurring_three_times_is_refused_with_every_line_number(tmp_p
     before = os.stat(tmp_path / "svc.py")
     outcome = run(tmp_path, diff_edit("svc.py", ("    reset_counters()\n    open_session()\n", "    start()\n")))
     result = single(outcome)
-    assert result.status is Status.FAILED and result.code is Reason.AMBIGUOUS
+    assert result.status is Status.FAILED and result.code is ResultCode.AMBIGUOUS
     assert "ambiguous" in result.reason.lower()
     assert "lines 2, 6 and 10" in result.reason
     assert result.candidates == (2, 6, 10)
@@ -88,7 +88,7 @@ def test_a1_first_match_edits_the_first_occurrence_only(tmp_path):
 def test_a2_one_line_search_that_occurs_twice_is_refused(tmp_path, content, search, lines):
     make_tree(tmp_path, {"m.py": content})
     result = single(run(tmp_path, diff_edit("m.py", (search, "    return 0\n"))))
-    assert result.status is Status.FAILED and result.code is Reason.AMBIGUOUS
+    assert result.status is Status.FAILED and result.code is ResultCode.AMBIGUOUS
     assert "ambiguous" in result.reason and lines in result.reason
     assert read(tmp_path, "m.py") == content.encode()
 
@@ -97,7 +97,7 @@ def test_a3_overlapping_occurrences_count_as_two(tmp_path):
     content = "start\n    pass\n    pass\n    pass\nend\n"
     make_tree(tmp_path, {"o.py": content})
     result = single(run(tmp_path, diff_edit("o.py", ("    pass\n    pass\n", "    work()\n"))))
-    assert result.status is Status.FAILED and result.code is Reason.AMBIGUOUS
+    assert result.status is Status.FAILED and result.code is ResultCode.AMBIGUOUS
     assert "lines 2 and 3" in result.reason and result.candidates == (2, 3)
     assert read(tmp_path, "o.py") == content.encode()
 
@@ -194,7 +194,7 @@ def test_a8_html_entities_are_never_decoded(tmp_path):
     assert read(tmp_path, "p.html") == b"<p>a &amp; b &lt;c&gt;</p>\n<p>2 &amp; 3 &lt;x&gt;</p>\n"
     # a search with `&` / `<` where the file has `&amp;` / `&lt;` is a different text
     refused = single(run(tmp_path, diff_edit("p.html", ("<p>a & b <c></p>\n", "<p>changed</p>\n"), lang="html")))
-    assert refused.status is Status.FAILED and refused.code is Reason.NOT_FOUND
+    assert refused.status is Status.FAILED and refused.code is ResultCode.NOT_FOUND
     assert read(tmp_path, "p.html") == b"<p>a &amp; b &lt;c&gt;</p>\n<p>2 &amp; 3 &lt;x&gt;</p>\n"
 
 
@@ -249,7 +249,7 @@ def test_a11_same_first_and_last_line_but_unrelated_middle_is_refused(tmp_path, 
     search = ("def process(items):\n    connection = database.open()\n    rows = connection.fetch_all()\n"
               "    cache.invalidate(rows)\n    logger.info('done')\n    return total\n")
     result = single(run(tmp_path, diff_edit("p.py", (search, search.replace("return total", "return 0"))), fuzzy=fuzzy))
-    assert result.status is Status.FAILED and result.code is Reason.NOT_FOUND
+    assert result.status is Status.FAILED and result.code is ResultCode.NOT_FOUND
     assert read(tmp_path, "p.py") == PRICES.encode()
 
 
@@ -278,7 +278,7 @@ def test_a13_identical_search_and_replace_is_a_no_op(tmp_path):
     before = os.stat(tmp_path / "n.py")
     outcome = run(tmp_path, diff_edit("n.py", ("value = compute(1, 2)\n", "value = compute(1, 2)\n")))
     result = single(outcome)
-    assert result.status is Status.SKIPPED and result.code is Reason.NO_OP
+    assert result.status is Status.SKIPPED and result.code is ResultCode.NO_OP
     assert result.reason.startswith("no change")
     assert outcome.written is False and outcome.files_modified == () and outcome.diffs == ()
     assert_untouched(tmp_path, "n.py", content.encode(), before)
@@ -288,7 +288,7 @@ def test_a13_guillemet_no_op_is_not_applied(tmp_path):
     content = "def run():\n    go()\n"
     make_tree(tmp_path, {"g.py": content})
     outcome = run(tmp_path, guillemet("g.py", "def run():\n    go()\n", "def run():\n    go()\n"))
-    assert single(outcome).status is Status.SKIPPED and single(outcome).code is Reason.NO_OP
+    assert single(outcome).status is Status.SKIPPED and single(outcome).code is ResultCode.NO_OP
     assert outcome.files_modified == () and read(tmp_path, "g.py") == content.encode()
 
 
@@ -313,7 +313,7 @@ def test_a14_empty_search_on_an_existing_non_empty_file_fails_and_changes_nothin
     before = os.stat(tmp_path / "k.py")
     outcome = run(tmp_path, diff_edit("k.py", ("", "replaced = True\n")))
     result = single(outcome)
-    assert result.status is Status.FAILED and result.code is Reason.FILE_EXISTS
+    assert result.status is Status.FAILED and result.code is ResultCode.FILE_EXISTS
     assert "exists" in result.reason and "not empty" in result.reason
     assert outcome.written is False
     assert_untouched(tmp_path, "k.py", content.encode(), before)
@@ -348,7 +348,7 @@ def test_a16_wrong_path_with_non_empty_search_is_file_not_found_and_creates_noth
     before = tree_state(tmp_path)
     outcome = run(tmp_path, diff_edit("src/reel.py", ("x = 1\n", "x = 2\n")) + diff_edit("lib/none.py", ("y\n", "z\n")))
     assert statuses(outcome) == ["failed", "failed"]
-    assert all(r.code is Reason.FILE_NOT_FOUND for r in outcome.results)
+    assert all(r.code is ResultCode.FILE_NOT_FOUND for r in outcome.results)
     assert all("file not found" in r.reason for r in outcome.results)
     assert not (tmp_path / "src/reel.py").exists() and not (tmp_path / "lib").exists()
     assert tree_state(tmp_path) == before
@@ -405,7 +405,7 @@ def test_a20_continue_applies_every_other_block(tmp_path, policy):
     make_tree(tmp_path, A20_FILES)
     outcome = run(tmp_path, A20_RESPONSE, policy=policy)
     assert statuses(outcome) == ["applied", "failed", "applied", "applied"]
-    assert outcome.results[1].code is Reason.NOT_FOUND
+    assert outcome.results[1].code is ResultCode.NOT_FOUND
     assert [(r.start_line, r.end_line) for r in outcome.results] == [(1, 1), (None, None), (3, 3), (1, 1)]
     assert read(tmp_path, "a.py") == b"ONE\ntwo\nTHREE\n" and read(tmp_path, "b.py") == b"BEE\n"
     assert read(tmp_path, "c.py") == b"sea\n"
@@ -418,7 +418,7 @@ def test_a20_abort_writes_nothing_and_skips_the_would_be_applied_blocks(tmp_path
     outcome = run(tmp_path, A20_RESPONSE, policy="abort")
     assert statuses(outcome) == ["skipped", "failed", "skipped", "skipped"]
     for index in (0, 2, 3):
-        assert outcome.results[index].code is Reason.ABORTED
+        assert outcome.results[index].code is ResultCode.ABORTED
         assert "abort" in outcome.results[index].reason
     assert outcome.written is False and outcome.files_modified == () and outcome.files_created == ()
     assert tree_state(tmp_path) == before
@@ -445,7 +445,7 @@ def test_a20_skip_file_skips_that_files_later_blocks_only(tmp_path):
     make_tree(tmp_path, A20_FILES)
     outcome = run(tmp_path, A20_RESPONSE, policy="skip-file")
     assert statuses(outcome) == ["applied", "failed", "skipped", "applied"]
-    assert outcome.results[2].code is Reason.SKIPPED_AFTER_FAILURE
+    assert outcome.results[2].code is ResultCode.SKIPPED_AFTER_FAILURE
     assert outcome.results[1].block.line == 12
     assert "(line 12)" in outcome.results[2].reason  # names the failed block
     assert read(tmp_path, "a.py") == b"ONE\ntwo\nthree\n"
@@ -477,7 +477,7 @@ def test_a22_re_sent_edit_is_reported_as_already_applied(tmp_path):
     before = os.stat(tmp_path / "r.py")
     outcome = run(tmp_path, response)
     result = single(outcome)
-    assert result.status is Status.SKIPPED and result.code is Reason.ALREADY_APPLIED
+    assert result.status is Status.SKIPPED and result.code is ResultCode.ALREADY_APPLIED
     assert result.reason.startswith("already applied")
     assert (result.start_line, result.end_line) == (1, 2)
     assert outcome.written is False
@@ -509,7 +509,7 @@ def test_a22_re_sent_insertion_is_not_inserted_twice(tmp_path):
     applied_once = read(tmp_path, "m.py")
     before = os.stat(tmp_path / "m.py")
     again = single(run(tmp_path, diff_edit("m.py", ADD_JSON)))
-    assert again.status is Status.SKIPPED and again.code is Reason.ALREADY_APPLIED
+    assert again.status is Status.SKIPPED and again.code is ResultCode.ALREADY_APPLIED
     assert (again.start_line, again.end_line) == (1, 3)
     assert_untouched(tmp_path, "m.py", applied_once, before)
     assert applied_once.count(b"import json") == 1
@@ -541,14 +541,14 @@ def test_new_text_elsewhere_does_not_hide_a_search_that_was_not_found(tmp_path):
         "        return None\n"
     )})
     result = single(run(tmp_path, diff_edit("v.py", ("        retrun None\n", "        raise ValueError(msg)\n"))))
-    assert result.status is Status.FAILED and result.code is Reason.NOT_FOUND
+    assert result.status is Status.FAILED and result.code is ResultCode.NOT_FOUND
     assert "line 7" in result.reason
 
 
 def test_a22_a_short_edit_re_sent_is_already_applied(tmp_path):
     make_tree(tmp_path, {"c.py": "x = 10\ny = 2\n"})
     result = single(run(tmp_path, diff_edit("c.py", ("x = 1\n", "x = 10\n"))))
-    assert result.status is Status.SKIPPED and result.code is Reason.ALREADY_APPLIED
+    assert result.status is Status.SKIPPED and result.code is ResultCode.ALREADY_APPLIED
     assert (result.start_line, result.end_line) == (1, 1)
 
 
@@ -641,7 +641,7 @@ def test_search_replace_tolerance_is_reported_and_strict_turns_it_off(tmp_path):
     make_tree(tmp_path, {"t.py": content})
     response = diff_edit("t.py", ("def f():\n    a()\n    b()\n", "def f():\n    a()\n    c()\n"))
     strict = single(run(tmp_path, response, strict=True))
-    assert strict.status is Status.FAILED and strict.code is Reason.NOT_FOUND
+    assert strict.status is Status.FAILED and strict.code is ResultCode.NOT_FOUND
     assert "closest" in strict.reason and "lines 1–3" in strict.reason
     assert read(tmp_path, "t.py") == content.encode()
     tolerant = single(run(tmp_path, response))
@@ -681,7 +681,7 @@ TYPO_REPLACE = TYPO_SEARCH.replace("    return data\n", "    return normalise(da
 def test_near_miss_fails_by_default_and_names_the_closest_lines(tmp_path):
     make_tree(tmp_path, {"c.py": CONFIG})
     result = single(run(tmp_path, diff_edit("c.py", (TYPO_SEARCH, TYPO_REPLACE))))
-    assert result.status is Status.FAILED and result.code is Reason.NOT_FOUND
+    assert result.status is Status.FAILED and result.code is ResultCode.NOT_FOUND
     assert "lines 4–7" in result.reason and "similar" in result.reason
     assert "5 |" in result.hint and "json.loads(handle)" in result.hint  # the diff shows the differing line
     assert 0.5 < result.similarity < 1
@@ -807,7 +807,7 @@ def test_f3_latin1_file_is_refused_clearly_and_left_alone(tmp_path):
     before = os.stat(tmp_path / "l.txt")
     outcome = run(tmp_path, diff_edit("l.txt", ("x = 2\n", "x = 3\n"), lang=""))
     result = single(outcome)
-    assert result.status is Status.FAILED and result.code is Reason.REFUSED
+    assert result.status is Status.FAILED and result.code is ResultCode.REFUSED
     assert "UTF-8" in result.reason and "Latin-1" in result.reason
     assert outcome.written is False
     assert_untouched(tmp_path, "l.txt", original, before)
@@ -844,7 +844,7 @@ def test_f4_final_newline_kept_when_deleting_the_last_line(tmp_path):
 def test_f5_files_that_are_not_editable_text_are_refused_and_left_alone(tmp_path, content, searched, words):
     make_tree(tmp_path, {"target.dat": content})
     result = single(run(tmp_path, diff_edit("target.dat", (searched, "other\n"), lang="")))
-    assert result.status is Status.FAILED and result.code is Reason.REFUSED
+    assert result.status is Status.FAILED and result.code is ResultCode.REFUSED
     assert words in result.reason
     assert read(tmp_path, "target.dat") == content
 
@@ -853,7 +853,7 @@ def test_read_only_file_is_refused_and_left_alone(tmp_path):
     make_tree(tmp_path, {"ro.py": "x = 1\n"})
     (tmp_path / "ro.py").chmod(0o444)
     result = single(run(tmp_path, diff_edit("ro.py", ("x = 1\n", "x = 2\n"))))
-    assert result.status is Status.FAILED and result.code is Reason.REFUSED
+    assert result.status is Status.FAILED and result.code is ResultCode.REFUSED
     assert "read-only" in result.reason and "0444" in result.reason
     assert read(tmp_path, "ro.py") == b"x = 1\n"
 
@@ -886,7 +886,7 @@ def test_f6_escaping_paths_are_refused_and_nothing_is_written_anywhere(fenced_ro
     outcome = run(root, diff_edit(path, pair, lang=""))
     result = single(outcome)
     assert result.block.path == path
-    assert result.status is Status.FAILED and result.code is Reason.REFUSED
+    assert result.status is Status.FAILED and result.code is ResultCode.REFUSED
     assert result.reason.startswith("refused")
     assert outcome.written is False and outcome.files_modified == () and outcome.files_created == ()
     assert tree_state(root) == before_root
@@ -916,7 +916,7 @@ def test_f7_directory_target_is_refused(tmp_path, pair):
     make_tree(tmp_path, {"pkg/inner.py": "x\n"})
     before = tree_state(tmp_path)
     result = single(run(tmp_path, diff_edit("pkg", pair)))
-    assert result.status is Status.FAILED and result.code is Reason.REFUSED
+    assert result.status is Status.FAILED and result.code is ResultCode.REFUSED
     assert "directory" in result.reason
     assert tree_state(tmp_path) == before
 
@@ -946,15 +946,15 @@ def test_f9_permission_bits_are_kept(tmp_path, mode):
 
 
 def _plan_then_tamper(monkeypatch, root: Path, tamper: dict[str, bytes]):
-    real = APPLY_MODULE.plan_edits
+    real = PLANNER.plan
 
-    def plan_edits(*args, **kwargs):
-        plan = real(*args, **kwargs)
+    def plan(self):
+        planned = real(self)
         for rel, content in tamper.items():
             (root / rel).write_bytes(content)
-        return plan
+        return planned
 
-    monkeypatch.setattr(APPLY_MODULE, "plan_edits", plan_edits)
+    monkeypatch.setattr(PLANNER, "plan", plan)
 
 
 def test_f11_file_changed_between_read_and_write_is_not_overwritten(tmp_path, monkeypatch):
@@ -963,7 +963,7 @@ def test_f11_file_changed_between_read_and_write_is_not_overwritten(tmp_path, mo
     outcome = run(tmp_path, diff_edit("a.py", ("one\n", "ONE\n")) + diff_edit("b.py", ("bee\n", "BEE\n")))
     assert outcome.written is False
     first, second = outcome.results
-    assert first.status is Status.FAILED and first.code is Reason.CHANGED_ON_DISK
+    assert first.status is Status.FAILED and first.code is ResultCode.CHANGED_ON_DISK
     assert "changed on disk" in first.reason and "a.py" in first.reason
     assert second.status is not Status.APPLIED and "changed on disk" in second.reason
     assert read(tmp_path, "a.py") == b"edited by someone else\n"
@@ -980,14 +980,14 @@ def test_f11_file_created_by_someone_else_meanwhile(tmp_path, monkeypatch):
 
 def test_f11_file_deleted_meanwhile(tmp_path, monkeypatch):
     make_tree(tmp_path, {"a.py": "one\n"})
-    real = APPLY_MODULE.plan_edits
+    real = PLANNER.plan
 
-    def plan_edits(*args, **kwargs):
-        plan = real(*args, **kwargs)
+    def plan(self):
+        planned = real(self)
         (tmp_path / "a.py").unlink()
-        return plan
+        return planned
 
-    monkeypatch.setattr(APPLY_MODULE, "plan_edits", plan_edits)
+    monkeypatch.setattr(PLANNER, "plan", plan)
     result = single(run(tmp_path, diff_edit("a.py", ("one\n", "ONE\n"))))
     assert result.status is Status.FAILED and "changed on disk" in result.reason
     assert not (tmp_path / "a.py").exists()
@@ -1025,7 +1025,7 @@ def test_m2_not_found_in_a_big_file_names_the_closest_lines_quickly(tmp_path):
     started = time.process_time()  # CPU time: another busy process on the machine does not count
     result = single(apply([block], tmp_path, dry_run=True))
     elapsed = time.process_time() - started
-    assert result.status is Status.FAILED and result.code is Reason.NOT_FOUND
+    assert result.status is Status.FAILED and result.code is ResultCode.NOT_FOUND
     assert "lines 9001–11000" in result.reason and "99% similar" in result.reason
     assert "-       |     value_X = something_else()" in result.hint
     assert "+ 10001 |     value_10000 = compute(10000," in result.hint

@@ -346,14 +346,25 @@ def test_tool_calls_on_the_copy_see_project_files_that_were_not_given(project: P
     assert (project / "settings.py").read_text() == "X = 2\n"
 
 
-def test_a_file_made_on_the_copy_that_the_project_has_is_not_written(project: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    (project / "settings.py").write_text(SETTINGS)
-    monkeypatch.setattr("editblocks.ask.tool_loop._named_paths", lambda call: [])  # a path the loop missed
+def test_a_file_made_on_the_copy_that_the_project_gains_meanwhile_is_not_written(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The copy reads through to the project, so a file the project has is never made on it; one the project
+    gains while the calls run is caught when the copy is written: nothing is written."""
+    from editblocks.tools import ToolHandler
+
+    real = ToolHandler.call
+
+    def call_then_the_project_gains_the_file(self: ToolHandler, name: str, input: object = None) -> object:
+        reply = real(self, name, input)
+        (project / "settings.py").write_text(SETTINGS)
+        return reply
+
+    monkeypatch.setattr(ToolHandler, "call", call_then_the_project_gains_the_file)
     with scripted([Answer("", tool_calls=(CREATE_SETTINGS,)), Answer("Done.\n")]) as server:
         result = run_ask(server.base_url, "--tools", input="y\n")
     assert result.exit_code == 1, result.output
-    assert "the project already has it; nothing was written" in result.output
+    assert "settings.py" in result.output and "changed on disk" in result.output
+    assert "nothing written" in result.output
     assert (project / "settings.py").read_text() == SETTINGS
 
 

@@ -9,13 +9,12 @@ from ask_server import Answer, scripted
 
 from editblocks.ask.client import Endpoint
 from editblocks.ask.display import QuietView
-from editblocks.ask.live import BlockLocated, BlockWithdrawn, LiveAnswer
-from editblocks.ask.locator import LiveLocator
 from editblocks.ask.outcome import AskOptions
 from editblocks.ask.rounds import ask
 from editblocks.model import Status
 from editblocks.parsing.stream import parse
-from editblocks.plan import Source, plan_edits
+from editblocks.plan import TargetFile, plan_edits
+from editblocks.service.live import BlockLocated, BlockWaiting, BlockWithdrawn, LiveAnswer, LiveLocator
 
 FILES = {"a.py": "one = 1\ntwo = 2\nthree = 3\n", "b.py": "x = 1\ny = 2\n"}
 
@@ -30,7 +29,7 @@ ANSWER = ("First a.py.\n\n" + block("a.py", "two = 2\n", "two = 22\n") + "\nNow 
 
 
 def locator() -> LiveLocator:
-    return LiveLocator(lambda path: Source(path, FILES.get(path)))
+    return LiveLocator(lambda path: TargetFile(path, FILES.get(path)))
 
 
 def test_a_block_gets_its_verdict_as_soon_as_its_closing_fence_arrives() -> None:
@@ -53,7 +52,7 @@ def test_live_verdicts_equal_the_planner_on_the_whole_answer(size: int) -> None:
         located += [e for e in live.feed(ANSWER[start : start + size]) if isinstance(e, BlockLocated)]
     located += [e for e in live.close() if isinstance(e, BlockLocated)]
     parsed = parse(ANSWER)
-    plan = plan_edits(parsed.blocks, {p: Source(p, t) for p, t in FILES.items()})
+    plan = plan_edits(parsed.blocks, {p: TargetFile(p, t) for p, t in FILES.items()})
     assert [e.result.status for e in located] == [r.status for r in plan.results]
     assert [e.result.status for e in located] == [Status.APPLIED, Status.FAILED, Status.APPLIED]
     assert live.text == ANSWER and live.result() == parsed
@@ -69,6 +68,62 @@ def test_a_block_withdrawn_after_it_ended_is_reported_and_not_kept() -> None:
     kinds = [type(event) for event in events if isinstance(event, BlockLocated | BlockWithdrawn)]
     assert kinds == [BlockLocated, BlockWithdrawn]
     assert live.located == []
+
+
+HANDLERS = "def on_save(event):\n    log(event)\n    refresh()\n\n\ndef on_load(event):\n    log(event)\n    refresh()\n"
+TWINS = (block("h.py", "    refresh()\n", "    redraw()\n") + "\nMeanwhile a.py.\n\n" + block("a.py", "one = 1\n", "one = 11\n")
+         + "\nAnd the other place.\n\n" + block("h.py", "    refresh()\n", "    redraw()\n"))
+
+
+def twins_locator() -> LiveLocator:
+    return LiveLocator(lambda path: TargetFile(path, HANDLERS if path == "h.py" else FILES.get(path)))
+
+
+@pytest.mark.parametrize("size", [1, 5, 1000])
+def test_identical_blocks_the_first_waits_without_a_verdict_until_the_last_settles_it(size: int) -> None:
+    live = LiveAnswer(twins_locator())
+    events = []
+    for start in range(0, len(TWINS), size):
+        events += live.feed(TWINS[start : start + size])
+    events += live.close()
+    first, other, second = parse(TWINS).blocks
+    shown = [(type(e).__name__, e.block) for e in events if isinstance(e, BlockLocated | BlockWaiting)]
+    assert shown == [("BlockWaiting", first), ("BlockLocated", other), ("BlockLocated", second),
+                     ("BlockLocated", first)]
+    plan = plan_edits((first, other, second), {"h.py": TargetFile("h.py", HANDLERS), "a.py": TargetFile("a.py", FILES["a.py"])})
+    assert [located.result for located in live.located] == list(plan.results)
+    assert all(r.status is Status.APPLIED for r in plan.results)
+    assert live.locator.round_plan() == plan
+
+
+def test_a_lone_block_that_waited_is_ambiguous_when_the_answer_ends_and_the_page_showed_no_verdict_before() -> None:
+    from editblocks.web.answer import AnswerFeed
+
+    lone = block("h.py", "    refresh()\n", "    redraw()\n") + "\nThat is all.\n"
+    feed = AnswerFeed(LiveAnswer(twins_locator()))
+    feed.feed(lone)
+    (twin,) = feed.blocks()
+    assert twin not in feed.verdicts  # waiting: the page shows it pending
+    feed.close()
+    assert feed.verdicts[twin].code.value == "ambiguous"
+
+
+def test_the_terminal_view_says_a_block_waits_for_identical_blocks() -> None:
+    import io
+
+    from rich.console import Console
+
+    from editblocks.ask.display import PlainView
+
+    buffer = io.StringIO()
+    view = PlainView(Console(file=buffer, width=200, color_system=None))
+    live = LiveAnswer(twins_locator())
+    view.chunk(TWINS, live.feed(TWINS))
+    view.chunk("", live.close())
+    shown = buffer.getvalue()
+    assert ("… h.py  block at line 3  the old text occurs at lines 3 and 8: waiting for 1 more identical block, one "
+            "for each place (else it is ambiguous)") in shown
+    assert shown.count("✓ h.py:") == 2
 
 
 class InterruptingView(QuietView):
@@ -161,6 +216,6 @@ def test_a_move_onto_a_file_an_earlier_block_created_is_refused() -> None:
 
 def test_the_planner_refuses_a_move_target_it_was_not_given_rather_than_raising() -> None:
     parsed = parse("*** Begin Patch\n*** Update File: a.py\n*** Move to: elsewhere.py\n*** End Patch\n")
-    plan = plan_edits(parsed.blocks, {"a.py": Source("a.py", FILES["a.py"])})
+    plan = plan_edits(parsed.blocks, {"a.py": TargetFile("a.py", FILES["a.py"])})
     assert [r.status for r in plan.results] == [Status.FAILED]
     assert "elsewhere.py was not read" in plan.results[0].reason and plan.files == ()

@@ -29,7 +29,7 @@ from editblocks.ask.page import PageView, apply_at_once, page_confirm
 from editblocks.ask.rounds import ask
 from editblocks.cli import main
 from editblocks.model import Format
-from editblocks.web import ReviewSession
+from editblocks.web import ReviewState
 
 from helpers_apply import diff_edit
 from helpers_web import ANSWER, BROWSER_TIMEOUT_MS, FILES, make_project, read_tree
@@ -138,9 +138,9 @@ def test_ask_serve_streams_each_round_into_the_page_whose_apply_writes_it(browse
     assert not errors, f"the page's script failed: {errors}"
 
 
-def run_in_session(project: Path, base_url: str, script_confirm: str) -> tuple[ReviewSession, AskOutcome]:
+def run_in_session(project: Path, base_url: str, script_confirm: str) -> tuple[ReviewState, AskOutcome]:
     """`ask` in-process with its answers streamed into a session (as `--serve` does), no server needed."""
-    session = ReviewSession(project)
+    session = ReviewState(project)
     view = PageView(QuietView(), session, Format.DIFF)
     endpoint = Endpoint("test-model", base_url, "test-key", timeout=10.0, backoff=0.01)
     options = AskOptions(INSTRUCTION, ("app.py", "util.py"), str(project), Format.DIFF)

@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, expect
 
 from editblocks.cli import main
 from editblocks.tools import ToolHandler
-from editblocks.web import ReviewSession
+from editblocks.web import ReviewState
 
 from helpers_apply import diff_edit
 from helpers_web import ANSWER, BROWSER_TIMEOUT_MS, FILES, make_project, read_tree, served
@@ -139,7 +139,7 @@ def test_a_tool_handler_undoes_only_its_own_runs_unless_told_otherwise(project: 
 
 
 def test_page_undo_leaves_a_cli_run_and_offers_the_newest_run_separately(project: Path) -> None:
-    session = ReviewSession(project)
+    session = ReviewState(project)
     session.load(ANSWER)
     assert session.apply() is not None
     run = cli_apply(project)

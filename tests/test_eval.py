@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from editblocks.cli.eval import eval_command
+from editblocks.errors import ReplayError
 from editblocks.eval.evaluate import (
     PARALLEL_THRESHOLD,
     CaseOutcome,
@@ -21,7 +22,7 @@ from editblocks.eval.evaluate import (
     find_cases,
     tree_difference,
 )
-from editblocks.eval.replay import ReplayError, import_commit
+from editblocks.eval.replay import import_commit
 
 CASES = Path(__file__).parent / "cases"
 THEMES = ("formats", "cases-md", "realistic", "mistakes", "v4a", "udiff", "whole")

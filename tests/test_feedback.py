@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from editblocks.cli import main
-from editblocks.model import ApplyResult, Format, Reason, Status
+from editblocks.model import ApplyResult, Format, ResultCode, Status
 from editblocks.parsing.stream import parse
 from editblocks.prompts import PROMPT_FORMATS
 from editblocks.report.feedback import feedback_message, reply_format
@@ -67,7 +67,7 @@ def test_not_found_shows_the_closest_real_lines_with_their_numbers(tmp_path):
 def test_not_found_with_nothing_close_quotes_the_searched_text_behind_a_prefix(tmp_path):
     result = run(tmp_path, {"m.py": MATH}, diff_block("m.py", "class Totally:\n    unrelated = True\n", "pass\n"))
     [problem] = result.results
-    assert problem.code is Reason.NOT_FOUND and problem.hint == ""
+    assert problem.code is ResultCode.NOT_FOUND and problem.hint == ""
     message = feedback_message(result)
     assert "Nothing in m.py is close to your SEARCH section" in message
     assert "  > class Totally:\n  >     unrelated = True\n" in message
@@ -77,7 +77,7 @@ def test_ambiguous_lists_every_candidate_line(tmp_path):
     text = "".join(f"def f{n}():\n    return 0\n\n" for n in range(15))
     result = run(tmp_path, {"many.py": text}, diff_block("many.py", "    return 0\n", "    return 1\n"))
     [problem] = result.results
-    assert problem.code is Reason.AMBIGUOUS and len(problem.candidates) == 15
+    assert problem.code is ResultCode.AMBIGUOUS and len(problem.candidates) == 15
     message = feedback_message(result)
     listed = re.search(r"It matches many\.py at lines ([\d, and]+);", message)
     assert listed is not None
@@ -90,7 +90,7 @@ def test_a_block_already_in_the_file_is_reported_as_done(tmp_path):
     assert first.ok
     again = apply(parse(response), tmp_path)
     [result] = again.results
-    assert result.code is Reason.ALREADY_APPLIED
+    assert result.code is ResultCode.ALREADY_APPLIED
     message = feedback_message(again)
     assert "skipped, already applied" in message
     assert "Its new text is already in m.py (lines 5–6): this change is done, do not send it again." in message
@@ -98,7 +98,7 @@ def test_a_block_already_in_the_file_is_reported_as_done(tmp_path):
 
 def test_a_block_that_changes_nothing_is_called_so(tmp_path):
     result = run(tmp_path, {"m.py": MATH}, diff_block("m.py", "x = 1\nx = 1\n", "x = 1\nx = 1\n"))
-    assert result.results[0].code is Reason.NO_OP
+    assert result.results[0].code is ResultCode.NO_OP
     assert "old and new text are identical" in feedback_message(result)
 
 
@@ -115,7 +115,7 @@ def test_quoted_marker_and_fence_lines_never_become_blocks(tmp_path):
     response = (diff_block("doc.md", MARKER_LINES, "changed\n", run_length=9)
                 + diff_block("doc.md", unrelated, "changed\n", run_length=9))
     result = run(tmp_path, {"doc.md": "intro\n" + near_copy(MARKER_LINES) + "outro\n"}, response, strict=True)
-    assert [r.code for r in result.results] == [Reason.NOT_FOUND, Reason.NOT_FOUND]
+    assert [r.code for r in result.results] == [ResultCode.NOT_FOUND, ResultCode.NOT_FOUND]
     assert result.results[0].hint and not result.results[1].hint
     message = feedback_message(result)
     assert "  > <<<<<<< NEW_FILE" in message
@@ -126,7 +126,7 @@ def test_quoted_lines_of_a_guillemet_block_never_become_blocks(tmp_path):
     text = MARKER_LINES  # a guillemet block cannot hold guillemet marker lines at all
     response = f"doc.md\n««« EDIT\nintro\n{text}═══════ REPL\nintro\nchanged\n»»» EDIT END\n"
     result = run(tmp_path, {"doc.md": "intro\n" + near_copy(text)}, response, format="guillemet")
-    assert [r.code for r in result.results] == [Reason.NOT_FOUND]
+    assert [r.code for r in result.results] == [ResultCode.NOT_FOUND]
     message = feedback_message(result)
     assert "`««« EDIT`" in message
     assert_not_blocks(message)

@@ -27,7 +27,7 @@ from editblocks.locate.budget import CompareBudget
 from editblocks.locate.fuzzy import FuzzyLines, rank_windows
 from editblocks.locate.view import FileView
 from editblocks.model import Diagnostic, Severity, Status
-from editblocks.plan import PlanOptions, Source, plan_edits
+from editblocks.plan import PlanOptions, TargetFile, plan_edits
 from editblocks.report.display import diagnostics_table, parse_report
 from editblocks.report.grouping import SHOWN_PER_KIND, diff_head
 from editblocks.text.diff import split_lines, unified_diff
@@ -120,7 +120,7 @@ def planning_with_diff(blocks: int, gone_every: int) -> Callable[[], object]:
     edits = parse(one_line_edits(blocks, blocks * 100, gone_every)).blocks
 
     def run() -> None:
-        plan = plan_edits(edits, {"big.py": Source("big.py", text)})
+        plan = plan_edits(edits, {"big.py": TargetFile("big.py", text)})
         for changed in plan.files:
             unified_diff(changed.key, changed.original, changed.text)
     return run
@@ -172,7 +172,7 @@ def test_sharing_a_view_between_blocks_changes_no_outcome(seed, monkeypatch):
     blocks = parse(answer).blocks
 
     def outcome() -> tuple[list[tuple[object, ...]], list[str]]:
-        plan = plan_edits(blocks, {"big.py": Source("big.py", text)}, PlanOptions(fuzzy=seed % 2 == 1))
+        plan = plan_edits(blocks, {"big.py": TargetFile("big.py", text)}, PlanOptions(fuzzy=seed % 2 == 1))
         return ([(r.status, r.code, r.start_line, r.end_line, r.strategy, r.reason) for r in plan.results],
                 [changed.text for changed in plan.files])
 
@@ -200,7 +200,7 @@ def test_huge_lines_are_compared_within_the_budget_and_the_reason_says_so():
     rank_windows(FuzzyLines(file_lines), FuzzyLines(searched), budget=budget)
     assert budget.estimated and budget.exact >= 0 and budget.estimates >= 0
     answer = diff_block("big.py", "".join(line + "\n" for line in searched), "y = 1\n")
-    result = plan_edits(parse(answer).blocks, {"big.py": Source("big.py", "\n".join(file_lines) + "\n")}).results[0]
+    result = plan_edits(parse(answer).blocks, {"big.py": TargetFile("big.py", "\n".join(file_lines) + "\n")}).results[0]
     assert result.status is Status.FAILED
     assert "too long" in result.reason and "estimate" in result.reason
 
@@ -209,7 +209,7 @@ def test_a_near_copy_of_huge_lines_is_still_named_but_never_applied_fuzzily_on_a
     file_lines = long_lines(100, 9_000, 1)
     searched = [line[:4000] + "Z" + line[4001:] for line in file_lines[40:60]]
     answer = diff_block("big.py", "".join(line + "\n" for line in searched), "y = 1\n")
-    source = {"big.py": Source("big.py", "\n".join(file_lines) + "\n")}
+    source = {"big.py": TargetFile("big.py", "\n".join(file_lines) + "\n")}
     result = plan_edits(parse(answer).blocks, source).results[0]
     assert result.closest == (41, 60), result.reason
     fuzzy = plan_edits(parse(answer).blocks, source, PlanOptions(fuzzy=True)).results[0]
@@ -220,7 +220,7 @@ def test_once_a_files_diagnosis_budget_is_spent_later_blocks_say_so(monkeypatch)
     monkeypatch.setattr(budget_module, "FILE_BASE", 2_000_000)
     monkeypatch.setattr(budget_module, "FILE_PASSES", 0)
     answer = one_line_edits(30, 3_000, gone_every=1)
-    results = plan_edits(parse(answer).blocks, {"big.py": Source("big.py", numbered(3_000))}).results
+    results = plan_edits(parse(answer).blocks, {"big.py": TargetFile("big.py", numbered(3_000))}).results
     assert all(r.status is Status.FAILED for r in results)
     assert "closest text is at" in results[0].reason
     assert "looked for only in part, or not at all" in results[-1].reason and results[-1].closest is None

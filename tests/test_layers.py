@@ -256,7 +256,7 @@ def test_a_dry_run_apply_loads_neither_eval_nor_the_html_report_nor_the_feedback
         "from editblocks.cli import main\n"
         f"try:\n    main(['apply', {str(example / 'response.md')!r}, '--root', {str(example / 'project')!r}, "
         "'--dry-run'], standalone_mode=False)\nexcept SystemExit:\n    pass")
-    assert "editblocks.service.apply" in loaded
+    assert "editblocks.service.session" in loaded
     assert not {name for name in loaded if name.startswith(("editblocks.eval", "editblocks.report.html",
                                                             "editblocks.report.feedback", "editblocks.prompts"))}
 

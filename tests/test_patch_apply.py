@@ -14,7 +14,7 @@ import stat
 import subprocess
 from pathlib import Path
 
-from editblocks import Reason, Status, feedback_message, parse
+from editblocks import ResultCode, Status, feedback_message, parse
 from editblocks.report.git_patch import git_patch
 from editblocks.service.apply import apply
 from editblocks.workspace import Workspace
@@ -53,7 +53,7 @@ def test_a_hunk_still_ambiguous_after_its_anchors_is_refused_with_every_candidat
     make_tree(tmp_path, {"m.py": TWO_CLASSES})
     result = apply_text(tmp_path, v4a("*** Update File: m.py\n@@ class A:\n-        return 1\n+        return 2\n"))
     (outcome,) = result.results
-    assert outcome.code is Reason.AMBIGUOUS and outcome.candidates == (3, 8)
+    assert outcome.code is ResultCode.AMBIGUOUS and outcome.candidates == (3, 8)
     assert "matches at lines 3 and 8" in outcome.reason and "looked for after its `@@ class A:` line, line 1" in outcome.reason
     assert (tmp_path / "m.py").read_text() == TWO_CLASSES and not result.written
 
@@ -63,7 +63,7 @@ def test_an_anchor_not_found_names_it_and_writes_nothing_for_that_file(tmp_path:
     result = apply_text(tmp_path, v4a("*** Update File: m.py\n@@ class C:\n-        return 1\n+        return 2\n",
                                       "*** Update File: n.py\n-x = 1\n+x = 2\n"))
     failed, applied = result.results
-    assert failed.code is Reason.NOT_FOUND and "the `@@ class C:` line was not found in m.py" in failed.reason
+    assert failed.code is ResultCode.NOT_FOUND and "the `@@ class C:` line was not found in m.py" in failed.reason
     assert applied.status is Status.APPLIED and files(tmp_path) == {"m.py": TWO_CLASSES, "n.py": "x = 2\n"}
     message = feedback_message(result)
     assert "`@@ class C:`" in message and "*** Begin Patch" in message
@@ -72,7 +72,7 @@ def test_an_anchor_not_found_names_it_and_writes_nothing_for_that_file(tmp_path:
 def test_each_hunk_is_looked_for_after_the_previous_one(tmp_path: Path) -> None:
     make_tree(tmp_path, {"m.py": "x = 1\ny\nx = 1\n"})
     alone = apply_text(tmp_path, v4a("*** Update File: m.py\n@@\n-x = 1\n+x = 2\n"), dry_run=True)
-    assert alone.results[0].code is Reason.AMBIGUOUS
+    assert alone.results[0].code is ResultCode.AMBIGUOUS
     result = apply_text(tmp_path, v4a("*** Update File: m.py\n@@\n-y\n+Y\n@@\n-x = 1\n+x = 2\n"))
     assert result.ok and (tmp_path / "m.py").read_text() == "x = 1\nY\nx = 2\n"
 
@@ -137,7 +137,7 @@ def test_file_operations_refused(tmp_path: Path) -> None:
                                       "*** Update File: a.py\n*** Move to: ../out.py\n",
                                       "*** Delete File: ../b.py\n"))
     codes = [r.code for r in result.results]
-    assert codes == [Reason.FILE_EXISTS, Reason.FILE_NOT_FOUND, Reason.FILE_EXISTS, Reason.REFUSED, Reason.REFUSED]
+    assert codes == [ResultCode.FILE_EXISTS, ResultCode.FILE_NOT_FOUND, ResultCode.FILE_EXISTS, ResultCode.REFUSED, ResultCode.REFUSED]
     assert "b.py already exists" in result.results[2].reason
     assert "change it with `*** Update File: a.py`" in result.results[0].reason
     assert tree_state(tmp_path) == before and not (tmp_path.parent / "out.py").exists()
@@ -148,7 +148,7 @@ def test_a_file_deleted_earlier_in_the_patch_can_be_added_again_and_a_moved_one_
     result = apply_text(tmp_path, v4a("*** Delete File: a.py\n", "*** Add File: a.py\n+new\n"))
     assert result.ok and files(tmp_path) == {"a.py": "new\n"}
     again = apply_text(tmp_path, v4a("*** Update File: a.py\n*** Move to: b.py\n", "*** Update File: a.py\n-new\n+x\n"))
-    assert [r.code for r in again.results] == [Reason.NONE, Reason.FILE_NOT_FOUND]
+    assert [r.code for r in again.results] == [ResultCode.NONE, ResultCode.FILE_NOT_FOUND]
     assert "an earlier block of this answer removed it" in again.results[1].reason
 
 
@@ -217,13 +217,13 @@ def test_wrong_line_numbers_only_break_ties(tmp_path: Path) -> None:
     make_tree(tmp_path, {"c.py": text})
     nowhere = tie.replace("-13,1 +13,1", "-60,1 +60,1")
     refused = apply_text(tmp_path, nowhere)
-    assert refused.results[0].code is Reason.AMBIGUOUS and refused.results[0].candidates == (2, 13)
+    assert refused.results[0].code is ResultCode.AMBIGUOUS and refused.results[0].candidates == (2, 13)
 
 
 def test_a_diff_deleting_a_file_that_differs_is_refused(tmp_path: Path) -> None:
     make_tree(tmp_path, {"a.txt": "one\ntwo\n"})
     result = apply_text(tmp_path, "--- a/a.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-one\n")
-    assert result.results[0].code is Reason.NOT_FOUND and "not the whole file" in result.results[0].reason
+    assert result.results[0].code is ResultCode.NOT_FOUND and "not the whole file" in result.results[0].reason
     assert (tmp_path / "a.txt").read_text() == "one\ntwo\n"
 
 
@@ -240,7 +240,7 @@ def test_whole_files_replace_create_and_refuse_elisions(tmp_path: Path) -> None:
     assert files(tmp_path) == {"a.py": "def f():\r\n    return 2\r\n", "new/d.py": "z = 3\n",
                                "b.py": "# ... keep ...\nx = 2\n", "c.py": "y\n"}
     again = apply_text(tmp_path, answer, "whole")
-    assert again.results[0].code is Reason.ALREADY_APPLIED
+    assert again.results[0].code is ResultCode.ALREADY_APPLIED
 
 
 # --- the command line: --json, the HTML report, the feedback file ---------------------------------------------------

@@ -23,7 +23,7 @@ from editblocks.ask.redact import redact_url
 from editblocks.ask.rounds import ask
 from editblocks.cli import main
 from editblocks.model import Format
-from editblocks.web import ReviewSession
+from editblocks.web import ReviewState
 
 SECRET = "s3cr3t-K3Y"
 ANSWER = "app.py\n```python\n<<<<<<< SEARCH\nA = 1\n=======\nA = 2\n>>>>>>> REPLACE\n```\n"
@@ -111,7 +111,7 @@ def test_an_unreachable_endpoint_is_named_without_its_key(project: Path) -> None
 
 
 def test_the_review_page_never_shows_the_key(project: Path) -> None:
-    session = ReviewSession(project)
+    session = ReviewState(project)
     with scripted([Answer(ANSWER)]) as server:
         endpoint = Endpoint("m", f"{server.base_url}?token={SECRET}", "test-key", timeout=10.0, backoff=0.01)
         outcome = ask(AskOptions("Set A to 2", ("app.py",), str(project), Format.DIFF), endpoint,

@@ -43,7 +43,7 @@ from hypothesis import strategies as st
 
 from editblocks import BlockKind, EditBlock, Format, ParseResult, StreamParser, apply, parse, validate
 from editblocks.cli import main
-from editblocks.plan import Source, plan_edits
+from editblocks.plan import TargetFile, plan_edits
 from editblocks.workspace import Workspace
 
 JOURNAL = ".editblocks"
@@ -724,7 +724,7 @@ def planning(blocks: int) -> Callable[[], object]:
     step = lines // blocks
     edits = parse("".join(diff_block("big.py", f"value_{n * step} = {n * step}\n", f"value_{n * step} = 0\n")
                           for n in range(blocks))).blocks
-    return lambda: plan_edits(edits, {"big.py": Source("big.py", text)})
+    return lambda: plan_edits(edits, {"big.py": TargetFile("big.py", text)})
 
 
 @slow

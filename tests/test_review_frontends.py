@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth, parsed_with_peak_memory, slow
 
-from editblocks import Reason, Status, parse
+from editblocks import ResultCode, Status, parse
 from editblocks.locate.elision import is_lazy_comment
 from editblocks.model import Format
 from editblocks.parsing.patches.unified import read_unified
@@ -59,7 +59,7 @@ def test_a_whole_file_that_names_the_code_it_leaves_out_is_refused(tmp_path: Pat
     make_tree(tmp_path, {"a.js": LONG_JS})
     result = apply(parse(f"a.js\n```\nfunction g() {{}}\n{comment}\n```\n", "whole"), tmp_path)
     assert result.results[0].status is Status.FAILED
-    assert result.results[0].code is Reason.REFUSED
+    assert result.results[0].code is ResultCode.REFUSED
     assert "stands for code it leaves out" in result.results[0].reason
     assert (tmp_path / "a.js").read_text() == LONG_JS
 
@@ -117,7 +117,7 @@ def test_a_file_is_never_deleted_or_moved_by_a_symlinks_name(tmp_path: Path, ans
     before = disk(tmp_path)
     result = apply(parse(answer), tmp_path)
     refused = [r for r in result.results if r.block.kind.value in ("delete", "move")]
-    assert refused and all(r.status is Status.FAILED and r.code is Reason.REFUSED for r in refused)
+    assert refused and all(r.status is Status.FAILED and r.code is ResultCode.REFUSED for r in refused)
     assert "symlink" in refused[0].reason
     assert disk(tmp_path) == before and (tmp_path / "sub/in.py").read_text() == "z = 1\n"
 
@@ -127,7 +127,7 @@ def test_a_file_is_never_moved_onto_a_symlinks_name(tmp_path: Path) -> None:
     (tmp_path / "dangling.py").symlink_to("nowhere.py")
     before = disk(tmp_path)
     result = apply(parse(v4a("*** Update File: other.py\n*** Move to: dirlink/new.py\n")), tmp_path)
-    assert [(r.status, r.code) for r in result.results] == [(Status.FAILED, Reason.REFUSED)]
+    assert [(r.status, r.code) for r in result.results] == [(Status.FAILED, ResultCode.REFUSED)]
     assert disk(tmp_path) == before and not (tmp_path / "sub/new.py").exists()
 
 

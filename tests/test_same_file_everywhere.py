@@ -79,3 +79,17 @@ def test_a_dry_run_and_the_abort_policy_see_the_identical_blocks_the_same_way(tm
     assert statuses(apply(parsed, tmp_path, dry_run=True)) == ["applied", "applied"]
     assert statuses(apply(parsed, tmp_path, policy="abort")) == ["applied", "applied"]
     assert (tmp_path / "handlers.py").read_text() == HANDLERS.replace("refresh()", "redraw()")
+
+
+def test_a_copy_beyond_the_places_is_decided_on_its_own_after_the_others_edited_every_place(tmp_path: Path) -> None:
+    """Three identical blocks, the old text twice as written and once indented deeper: the second copy settles the
+    pair (the planner cannot wait for copies that may never come), and the third finds the deeper line by its
+    indentation."""
+    panels = ("def draw(panel):\n    panel.color = BLUE\n    panel.show()\n\n\ndef reset(panel):\n"
+              "    panel.color = BLUE\n    if panel.nested:\n        for child in panel.children:\n"
+              "            panel.color = BLUE\n")
+    make_tree(tmp_path, {"widgets.py": panels})
+    result = run(tmp_path, diff_edit("widgets.py", ("    panel.color = BLUE\n", "    panel.color = GREEN\n")) * 3)
+    assert statuses(result) == ["applied", "applied", "applied"]
+    assert [(r.start_line, r.strategy) for r in result.results] == [(2, "exact"), (7, "exact"), (10, "indentation")]
+    assert (tmp_path / "widgets.py").read_text() == panels.replace("BLUE", "GREEN")

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from editblocks.web import ReviewServer, ReviewSession
+from editblocks.web import ReviewServer, ReviewState
 from editblocks.web.app import MAX_BODY
 
 from helpers_web import ANSWER, FILES, make_project, read_tree
@@ -30,10 +30,10 @@ DEEP = 100_000
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, ReviewSession, ReviewServer]]:
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, ReviewState, ReviewServer]]:
     """One served page for the whole module (hypothesis sends it hundreds of requests)."""
     root = make_project(tmp_path_factory.mktemp("project"))
-    session = ReviewSession(root)
+    session = ReviewState(root)
     session.load(ANSWER)
     with ReviewServer(session) as server:
         yield root, session, server

@@ -149,6 +149,28 @@ def test_streaming_shows_blocks_in_progress_then_their_badges(page: Page, projec
         expect(page.get_by_role("button", name="Apply", exact=True)).to_be_enabled()
 
 
+def test_a_block_shows_its_final_verdict_as_soon_as_it_closes_while_the_answer_still_streams(
+        page: Page, project: Path) -> None:
+    """The verdict comes from the live planner `ask` uses: a failing block turns failed before the answer ends,
+    and a block that will apply says so, never `pending` for want of a verdict."""
+    failing = diff_edit("app.py", ("PORT = 9999\n", "PORT = 8080\n"))
+    applying = diff_edit("util.py", ("    return x * 2\n", "    return x + x\n"))
+    with served(project, answer=None) as (session, server):
+        page.goto(server.url)
+        session.new_answer()
+        session.feed("First the port.\n\n" + failing + applying + "\nAnd then a third block:\n\napp.py\n```\n")
+        expect(badge(page, 1, "failed")).to_be_visible()
+        block = page.get_by_role("article", name=re.compile("^Block 1"))
+        expect(block).to_contain_text("the old text was not found in app.py")
+        expect(badge(page, 2, "pending")).to_be_visible()
+        expect(page.get_by_role("article", name=re.compile("^Block 2"))).to_contain_text("ready to apply at lines 2–2")
+        expect(page.get_by_role("button", name="Apply", exact=True)).to_be_disabled()  # still arriving
+        assert session.view()["streaming"]
+        session.close_answer()
+        expect(badge(page, 1, "failed")).to_be_visible()
+        expect(page.get_by_role("button", name="Apply", exact=True)).to_be_enabled()
+
+
 def test_a_hostile_answer_renders_as_text(page: Page, project: Path) -> None:
     script = "<script>window.owned = 1</script>"
     image = '<img src=x onerror="window.owned = 2">'

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from editblocks.cli import main
-from editblocks.web import ReviewSession
+from editblocks.web import ReviewState
 from editblocks.web.guard import CONTENT_SECURITY_POLICY
 
 from helpers_web import ANSWER, FILES, make_project, read_tree, served
@@ -64,7 +64,7 @@ def test_static_files_cannot_reach_outside_their_folder(project: Path) -> None:
         for path in ("static/../session.py", "static/%2e%2e/session.py", "static/../../web/session.py",
                      "static/..%2fsession.py"):
             status, _, body = request(server.port, "GET", f"/{server.token}/{path}")
-            assert status == 404 and b"ReviewSession" not in body
+            assert status == 404 and b"ReviewState" not in body
 
 
 def test_a_foreign_host_name_is_refused_even_with_the_token(project: Path) -> None:
@@ -137,7 +137,7 @@ def test_actions_take_block_numbers_only_and_refuse_anything_else(project: Path)
 
 
 def test_a_session_applies_only_accepted_blocks_and_undoes_its_own_apply(project: Path) -> None:
-    session = ReviewSession(project)
+    session = ReviewState(project)
     session.load(ANSWER)
     session.decide([1, 2, 3, 4], accept=False)
     assert session.apply() is None
@@ -221,7 +221,7 @@ def test_an_apply_that_writes_nothing_leaves_undo_off_so_an_earlier_run_is_never
 
     earlier = apply(parse(diff_edit("util.py", ("def half(x):\n", "def halve(x):\n"))), project)
     assert earlier.written
-    session = ReviewSession(project)
+    session = ReviewState(project)
     session.load(ANSWER)
     session.decide([1, 2, 3], accept=False)  # only the failing block 4 is left
     result = session.apply()
@@ -236,7 +236,7 @@ def test_an_apply_that_writes_nothing_leaves_undo_off_so_an_earlier_run_is_never
 def test_an_apply_made_elsewhere_is_shown_and_can_be_undone(project: Path) -> None:
     from editblocks import apply, parse
 
-    session = ReviewSession(project)
+    session = ReviewState(project)
     session.new_answer()
     for start in range(0, len(ANSWER), 50):
         session.feed(ANSWER[start:start + 50])
@@ -249,7 +249,7 @@ def test_an_apply_made_elsewhere_is_shown_and_can_be_undone(project: Path) -> No
 
 
 def test_the_apply_options_of_the_session_decide_like_apply_does(project: Path) -> None:
-    session = ReviewSession(project, apply_options={"policy": "abort"})
+    session = ReviewState(project, apply_options={"policy": "abort"})
     session.load(ANSWER)
     assert [b["status"] for b in session.view()["blocks"]] == ["skipped", "skipped", "skipped", "failed"]
     assert not session.view()["can_apply"]
@@ -260,7 +260,7 @@ DELETE_AND_MOVE = ("*** Begin Patch\n*** Delete File: app.py\n*** Update File: u
 
 
 def test_a_delete_and_a_move_count_as_written_and_can_be_undone(project: Path) -> None:
-    session = ReviewSession(project)
+    session = ReviewState(project)
     session.load(DELETE_AND_MOVE)
     result = session.apply()
     assert result is not None and result.written
@@ -274,7 +274,7 @@ def test_a_delete_and_a_move_count_as_written_and_can_be_undone(project: Path) -
 def test_a_delete_and_a_move_applied_elsewhere_can_be_undone_on_the_page(project: Path) -> None:
     from editblocks import apply, parse
 
-    session = ReviewSession(project)
+    session = ReviewState(project)
     session.load(DELETE_AND_MOVE)
     session.record_apply(apply(parse(DELETE_AND_MOVE), project))
     assert session.view()["applied"]

@@ -48,7 +48,7 @@ from editblocks.model import (
     ParseResult,
     Policy,
     Reading,
-    Reason,
+    ResultCode,
     Severity,
     ShellSuggested,
     ShellSuggestion,
@@ -65,10 +65,16 @@ if TYPE_CHECKING:
     from editblocks.report.feedback import feedback_message, reply_format
     from editblocks.report.git_patch import git_patch
     from editblocks.service.apply import apply
+    from editblocks.service.options import ApplyOptions
+    from editblocks.service.session import EditSession
     from editblocks.service.undo import undo
     from editblocks.workspace import UndoOutcome, Workspace, WorkspaceBusy, WorkspaceError
+    from editblocks.workspace.memory import MemoryStore
 
 _LAZY = {
+    "ApplyOptions": "editblocks.service.options",
+    "EditSession": "editblocks.service.session",
+    "MemoryStore": "editblocks.workspace.memory",
     "UndoOutcome": "editblocks.workspace",
     "Validation": "editblocks.parsing.validate",
     "Workspace": "editblocks.workspace",
@@ -90,6 +96,8 @@ _LAZY = {
 
 def __getattr__(name: str) -> Any:
     """Load a public name's module on first use, then keep the name here so later lookups are plain."""
+    if name == "Reason":  # the old name of ResultCode, kept (with a warning) for one minor version
+        return getattr(import_module("editblocks.model"), name)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'editblocks' has no attribute {name!r}")
@@ -104,6 +112,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "ApplyOptions",
     "ApplyResult",
     "BlockCompleted",
     "BlockKind",
@@ -113,13 +122,16 @@ __all__ = [
     "DiagnosticEvent",
     "EditBlock",
     "EditResult",
+    "EditSession",
     "Event",
     "FileDiff",
     "Format",
+    "MemoryStore",
     "ParseResult",
     "Policy",
     "Reading",
     "Reason",
+    "ResultCode",
     "Severity",
     "ShellSuggested",
     "ShellSuggestion",

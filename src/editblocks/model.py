@@ -6,8 +6,10 @@ between the pure core and the workspace without anyone mutating them.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 PREVIEW_CHARS = 50
 
@@ -169,6 +171,11 @@ class Diagnostic:
     def __str__(self) -> str:
         return f"line {self.line}: {self.severity.value}: {self.message}"
 
+    @property
+    def code(self) -> str:
+        """A stable name for the kind of finding, where it has one (`no-op`), else ""; never part of equality."""
+        return ""
+
 
 class HasDiagnostics:
     """`errors` and `warnings` for any result that carries `diagnostics`."""
@@ -251,7 +258,7 @@ class Status(StrEnum):
     SKIPPED = "skipped"
 
 
-class Reason(StrEnum):
+class ResultCode(StrEnum):
     """Why a block did not simply apply; a stable code next to the prose reason."""
 
     NONE = ""
@@ -299,7 +306,7 @@ class EditResult:
     block: EditBlock
     status: Status
     reason: str = ""
-    code: Reason = Reason.NONE
+    code: ResultCode = ResultCode.NONE
     start_line: int | None = None
     end_line: int | None = None
     strategy: str | None = None
@@ -367,3 +374,15 @@ class ApplyResult:
     @property
     def ok(self) -> bool:
         return all(r.status is Status.APPLIED for r in self.results)
+
+
+_RENAMED = {"Reason": "ResultCode"}
+"""Old public names, kept for one minor version: each warns, then gives the new name's value."""
+
+
+def __getattr__(name: str) -> Any:
+    new = _RENAMED.get(name)
+    if new is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"editblocks.{name} is deprecated: use {new}", DeprecationWarning, stacklevel=2)
+    return globals()[new]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from editblocks.ask.redact import redact_url, scrub
+from editblocks.errors import EndpointError, StreamDropped
 
 if TYPE_CHECKING:
     import openai
@@ -51,20 +52,6 @@ def missing_extra() -> str:
     from editblocks.extras import install_command
 
     return f"`editblocks ask` needs the openai package: {install_command('ask')}"
-
-
-class EndpointError(Exception):
-    """The endpoint could not give an answer: ``code`` names the kind, the message is one line for a person."""
-
-    def __init__(self, code: str, message: str, *, retryable: bool, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.retryable = retryable
-        self.retry_after = retry_after
-
-
-class StreamDropped(Exception):
-    """The answer had started and then broke off (connection lost, read timeout, no end of answer)."""
 
 
 @dataclass(frozen=True)

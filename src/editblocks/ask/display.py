@@ -15,7 +15,6 @@ from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.text import Text
 
-from editblocks.ask.live import BlockLocated, BlockWithdrawn, LiveEvent
 from editblocks.model import (
     ApplyResult,
     BlockProgress,
@@ -29,6 +28,7 @@ from editblocks.model import (
     counted,
 )
 from editblocks.report.diffs import render_diff
+from editblocks.service.live import BlockLocated, BlockWaiting, BlockWithdrawn, LiveEvent
 from editblocks.text.diff import printable
 
 REFRESHES_PER_SECOND = 12
@@ -57,6 +57,17 @@ def verdict_line(result: EditResult) -> Text:
     why = (result.strategy or "found") if found else result.reason
     text = Text.assemble((mark, style), " ", (where, "cyan"), (f"  block at line {result.block.line}  ", "dim"))
     text.append(printable(why.split("\n", 1)[0]), style="dim" if found else "")
+    return text
+
+
+def waiting_line(event: BlockWaiting) -> Text:
+    """`… src/app.py  block at line 5  the old text occurs at lines 3 and 8: waiting for 1 more identical block…`."""
+    lines = event.result.candidates
+    where = ", ".join(map(str, lines[:-1])) + f" and {lines[-1]}"
+    text = Text.assemble(("…", "yellow"), " ", (printable(event.result.path), "cyan"),
+                         (f"  block at line {event.block.line}  ", "dim"))
+    text.append(f"the old text occurs at lines {where}: waiting for {counted(event.awaiting, 'more identical block')}"
+                ", one for each place (else it is ambiguous)")
     return text
 
 
@@ -135,7 +146,7 @@ class LiveView(PlainView):
                 line = _event_line(event)
                 if line is not None:
                     self._console.print(line)
-                if isinstance(event, BlockLocated | BlockWithdrawn):
+                if isinstance(event, BlockLocated | BlockWaiting | BlockWithdrawn):
                     self._open = None
 
     def stream_ended(self, complete: bool = True) -> None:
@@ -178,6 +189,8 @@ def round_report(result: ApplyResult, *, state: str) -> RenderableType:
 def _event_line(event: LiveEvent) -> Text | None:
     if isinstance(event, BlockLocated):
         return verdict_line(event.result)
+    if isinstance(event, BlockWaiting):
+        return waiting_line(event)
     if isinstance(event, BlockWithdrawn):
         return Text(f"✗ block at line {event.block.line} withdrawn: a marker line inside it cut it short",
                     style="bold red")

@@ -6,18 +6,18 @@ Shared by the round trip over an edit format (`rounds`) and the tool-call loop (
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from editblocks.ask.messages import DEFAULT_MAX_FILE_BYTES, PromptFile
-from editblocks.model import ApplyResult, Format, Reason, Severity, Status
-from editblocks.workspace import Refusal, Workspace
+from editblocks.errors import AskInputError
+from editblocks.model import ApplyResult, Format
+from editblocks.service.options import ApplyOptions
+from editblocks.service.results import clean
+from editblocks.workspace.paths import Refusal
+from editblocks.workspace.store import FileStore
 
 EXIT_OK, EXIT_FAILED, EXIT_NOTHING_WRITTEN = 0, 1, 2
-
-
-class AskInputError(Exception):
-    """A file given to `ask` cannot be sent (binary, too large, outside the root): one line, nothing sent."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,11 @@ class AskOptions:
     git_hooks: bool = False  # let the repository's hooks run on that commit (off: they are its scripts, not yours)
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     tools: bool = False  # edit through tool calls (`tool_loop`) instead of an edit format
+    apply: ApplyOptions = ApplyOptions()  # how answers are applied, as for `editblocks apply` (its format: ``format``)
+
+    def apply_options(self) -> ApplyOptions:
+        """The options the service applies this run's answers with: ``apply``, in the format the model answers in."""
+        return replace(self.apply, format=self.format)
 
 
 @dataclass
@@ -69,17 +74,11 @@ Confirm = Callable[[ApplyResult], "bool | ApplyResult"]
 """Asked before a round is written: yes, no, or the result of a write it made itself (the review page's Apply)."""
 
 
-def clean(result: ApplyResult) -> bool:
-    """Every block applied (or already had), and the parser found nothing malformed."""
-    return bool(result.results) and not any(d.severity is Severity.ERROR for d in result.diagnostics) and all(
-        r.status is Status.APPLIED or r.code is Reason.ALREADY_APPLIED for r in result.results)
-
-
-def prompt_files(workspace: Workspace, paths: Sequence[str], max_bytes: int) -> list[PromptFile]:
+def prompt_files(store: FileStore, paths: Sequence[str], max_bytes: int) -> list[PromptFile]:
     """The files as the model will see them; a file that cannot be sent is refused, naming why."""
     files = []
     for path in paths:
-        read = workspace.read(path)
+        read = store.read(path)
         if isinstance(read, Refusal):
             raise AskInputError(f"cannot send {path}: {read.reason}")
         if read.text is not None and len(read.text.encode("utf-8", "surrogatepass")) > max_bytes:

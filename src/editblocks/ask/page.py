@@ -1,7 +1,7 @@
 """`ask --serve`: every round of the answer streams into the review page, and the page's Apply writes it.
 
 `PageView` passes each event to the terminal's view and each chunk of text to
-a `ReviewSession`, so the open page shows the answer as it arrives (blocks in
+a `ReviewState`, so the open page shows the answer as it arrives (blocks in
 progress, then their badges) and starts a new answer for each feedback round.
 The page writes through its own Apply (the accepted blocks only, journaled,
 undoable from the page): `page_confirm` waits for that click and hands its
@@ -14,10 +14,10 @@ from __future__ import annotations
 import threading
 
 from editblocks.ask.display import View
-from editblocks.ask.live import LiveEvent
 from editblocks.ask.outcome import Confirm
 from editblocks.model import FRONT_END_FORMATS, ApplyResult, Format
-from editblocks.web.review import ReviewSession
+from editblocks.service.live import LiveEvent
+from editblocks.web.review import ReviewState
 
 POLL_SECONDS = 0.25  # how often a wait for the page re-checks (a change on the page wakes it sooner)
 
@@ -25,7 +25,7 @@ POLL_SECONDS = 0.25  # how often a wait for the page re-checks (a change on the 
 class PageView:
     """The terminal's view, and the same answer streamed into the review page."""
 
-    def __init__(self, terminal: View, session: ReviewSession, format: Format) -> None:
+    def __init__(self, terminal: View, session: ReviewState, format: Format) -> None:
         self._terminal = terminal
         self._session = session
         # patches and whole files are read from the whole text: the page's stream parser looks for any format
@@ -54,7 +54,7 @@ class PageView:
         self._terminal.round_report(result, state=state)
 
 
-def page_confirm(session: ReviewSession, announce: View, interrupted: threading.Event) -> Confirm:
+def page_confirm(session: ReviewState, announce: View, interrupted: threading.Event) -> Confirm:
     """Wait for the page's Apply on the answer it shows now and take its result as the round's.
 
     A new answer on the page (a paste) means no for this round; so does Ctrl-C, which also sets ``interrupted``.
@@ -84,7 +84,7 @@ def page_confirm(session: ReviewSession, announce: View, interrupted: threading.
     return confirm
 
 
-def apply_at_once(session: ReviewSession) -> Confirm:
+def apply_at_once(session: ReviewState) -> Confirm:
     """For ``--yes``: apply every block at once, through the page, so the page shows it and its Undo can undo it."""
 
     def confirm(preview: ApplyResult) -> bool | ApplyResult:

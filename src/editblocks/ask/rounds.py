@@ -1,8 +1,9 @@
 """The round trip: ask, stream, locate live, confirm, apply, and send the feedback back until the edits land.
 
-Each round streams one answer through `LiveAnswer`, so every block has its
-verdict before the answer ends. The round's blocks are then written in one
-`apply` (after a confirmation unless told yes; never with a dry run). When
+Each round streams one answer through the service's `LiveAnswer`, so every
+block has its verdict before the answer ends. The round's blocks are then
+written by the session in one apply (after a confirmation unless told yes;
+never with a dry run). When
 some block failed, the feedback message goes back as the next user turn, up
 to ``retries`` more rounds; a round that applies nothing new ends the loop.
 A block an earlier round applied is never handed to the workspace again.
@@ -15,28 +16,30 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from editblocks.ask.client import Endpoint, EndpointError, StreamDropped, make_client, stream_answer
+from editblocks.ask.client import Endpoint, make_client, stream_answer
 from editblocks.ask.display import View
-from editblocks.ask.live import LiveAnswer
-from editblocks.ask.locator import LiveLocator, Located
 from editblocks.ask.messages import Message, conversation, feedback_turns
-from editblocks.ask.outcome import AskOptions, AskOutcome, Confirm, Round, clean, prompt_files
-from editblocks.model import ApplyResult, EditResult, Reason, Status, counted
-from editblocks.plan import Source
-from editblocks.report.feedback import feedback_message
+from editblocks.ask.outcome import AskOptions, AskOutcome, Confirm, Round, prompt_files
+from editblocks.errors import EndpointError, StreamDropped, WorkspaceError
+from editblocks.model import ApplyResult, EditResult, ResultCode, Status, counted
 from editblocks.report.serialize import apply_json, json_text
-from editblocks.workspace import Refusal, Workspace, WorkspaceError
+from editblocks.service.live import LiveAnswer, LiveLocator, Located
+from editblocks.service.results import clean
+from editblocks.service.session import EditSession
+from editblocks.workspace import Workspace
 from editblocks.workspace.run_records import RunRecord, start_record
 
 
 def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *,
         client: Any = None) -> AskOutcome:
     """Run the whole round trip; raises AskInputError (nothing sent) and WorkspaceError (unusable root)."""
-    workspace = Workspace(options.root)
+    session = EditSession.on_disk(options.root, options.apply_options())
+    workspace = session.store
+    assert isinstance(workspace, Workspace)
     files = prompt_files(workspace, options.paths, options.max_file_bytes)
     messages = conversation(options.instruction, files, options.format, editor=options.editor)
     try:
@@ -56,23 +59,23 @@ def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *
         _save(record, "run.json", _run_json(options, endpoint, tool_outcome))
         _finish(workspace, options, tool_outcome, view)
         return tool_outcome
-    locator = LiveLocator(_reader(workspace))
+    locator = session.live_locator()
     for number in range(1, options.retries + 2):
         current = Round(number)
         outcome.rounds.append(current)
         _save(record, f"round-{number}.messages.json", json.dumps(messages, ensure_ascii=False, indent=1))
-        answer = _stream_round(options, endpoint, client, messages, locator, view, outcome, current)
+        answer = _stream_round(session, endpoint, client, messages, locator, view, outcome, current)
         _save(record, f"round-{number}.answer.md", current.answer)
         if answer is None:
             break
-        result = _settle_round(options, workspace, locator, answer, view, confirm, outcome, current, record)
+        result = _settle_round(options, session, locator, answer, view, confirm, outcome, current, record)
         if result is None or clean(result) or number > options.retries:
             break
         progress = any(r.status is Status.APPLIED for r in result.results)
         if number > 1 and not progress:
             outcome.notes.append(f"round {number} applied nothing new, so no further round was asked for")
             break
-        current.feedback = feedback_message(result, format=options.format)
+        current.feedback = session.feedback(result)
         messages = messages + feedback_turns(current.answer, current.feedback)
     _save(record, "run.json", _run_json(options, endpoint, outcome))
     _finish(workspace, options, outcome, view)
@@ -86,11 +89,11 @@ def _finish(workspace: Workspace, options: AskOptions, outcome: AskOutcome, view
         view.note(note)
 
 
-def _stream_round(options: AskOptions, endpoint: Endpoint, client: Any, messages: list[Message],
+def _stream_round(session: EditSession, endpoint: Endpoint, client: Any, messages: list[Message],
                   locator: LiveLocator, view: View, outcome: AskOutcome, current: Round) -> LiveAnswer | None:
     """Stream one answer with live verdicts; None (and ``outcome.stopped`` set) if it did not arrive whole."""
     locator.start_round()
-    live = LiveAnswer(locator, options.format)
+    live = session.live(locator=locator)
     view.round_started(current.number, f"asking {endpoint.model} at {endpoint.shown}")
     stopped: tuple[str, str] | None = None
     complete = False
@@ -117,12 +120,12 @@ def _stream_round(options: AskOptions, endpoint: Endpoint, client: Any, messages
     return None
 
 
-def _settle_round(options: AskOptions, workspace: Workspace, locator: LiveLocator, live: LiveAnswer, view: View,
+def _settle_round(options: AskOptions, session: EditSession, locator: LiveLocator, live: LiveAnswer, view: View,
                   confirm: Confirm, outcome: AskOutcome, current: Round,
                   record: RunRecord | None) -> ApplyResult | None:
     """Show the round's verdicts and diffs, confirm, write; the round's result (None: stop here)."""
     parsed = live.result()
-    preview = replace(locator.round_result(dry_run=True), shell=parsed.shell, diagnostics=parsed.diagnostics)
+    preview = locator.round_result(dry_run=True, parsed=parsed)
     files = {key: {"before": before, "after": after, "bom": bom}
              for key, (before, after, bom) in locator.round_files().items()}
     _save(record, f"round-{current.number}.files.json", json.dumps(files, ensure_ascii=False))
@@ -141,7 +144,7 @@ def _settle_round(options: AskOptions, workspace: Workspace, locator: LiveLocato
             outcome.stopped = ("declined", "not applied: the edits were declined; nothing of this answer was written")
             view.note(outcome.stopped[1])
             return None
-        result = decision if isinstance(decision, ApplyResult) else _write(workspace, locator.round_blocks(), preview)
+        result = decision if isinstance(decision, ApplyResult) else _write(session, locator.round_blocks(), preview)
         locator.reload()
         touched = result.paths_changed
         for path in touched:
@@ -156,16 +159,14 @@ def _settle_round(options: AskOptions, workspace: Workspace, locator: LiveLocato
     return result
 
 
-def _write(workspace: Workspace, located: Sequence[Located], preview: ApplyResult) -> ApplyResult:
+def _write(session: EditSession, located: Sequence[Located], preview: ApplyResult) -> ApplyResult:
     """Apply the round's blocks to the disk (the ones an earlier round applied left out), results in block order."""
-    from editblocks.service.apply import apply
-
     fresh = [item.block for item in located if not item.repeat]
     try:
-        written = apply(fresh, workspace.root)
+        written = session.apply(fresh)
     except WorkspaceError as error:
         reason = f"not written: {error}"
-        refused = tuple(replace(r, status=Status.SKIPPED, code=Reason.ABORTED, reason=reason)
+        refused = tuple(replace(r, status=Status.SKIPPED, code=ResultCode.ABORTED, reason=reason)
                         if r.status is Status.APPLIED else r for r in preview.results)
         return replace(preview, results=refused, written=False, dry_run=False, notes=(reason,))
     by_block = iter(written.results)
@@ -174,18 +175,8 @@ def _write(workspace: Workspace, located: Sequence[Located], preview: ApplyResul
                    diagnostics=preview.diagnostics + written.diagnostics)
 
 
-def _reader(workspace: Workspace) -> Callable[[str], Source]:
-    def source_for(path: str) -> Source:
-        read = workspace.read(path)
-        if isinstance(read, Refusal):
-            return Source(path, None, read.reason, read.code.value)
-        return Source(read.rel, read.text, bom=read.encoding != "utf-8")
-
-    return source_for
-
-
 def _commit(workspace: Workspace, options: AskOptions, outcome: AskOutcome) -> None:
-    from editblocks.workspace.git import GitError
+    from editblocks.errors import GitError
     from editblocks.workspace.git_commit import commit_files
 
     try:

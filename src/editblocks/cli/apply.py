@@ -10,71 +10,51 @@ import os
 import stat
 import sys
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from editblocks.cli.options import apply_options, options_from
 from editblocks.cli.read import read_response
 from editblocks.cli.reports import check_report_path, write_report
 from editblocks.cli.shared import (
     EXIT_FAILED,
     EXIT_OK,
     JSON_HELP,
-    Decorator,
-    InputError,
     JsonAwareCommand,
     console,
     emit_json,
-    format_option,
     max_bytes_option,
     root_option,
     workspace_error,
 )
-from editblocks.model import ApplyResult, ParseResult, Policy, Reason, Status, counted
-from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES
+from editblocks.model import ApplyResult, Format, ParseResult, counted
+
+if TYPE_CHECKING:
+    from editblocks.service.options import ApplyOptions
+    from editblocks.service.session import EditSession
 
 
-def _known_files_option() -> Decorator:
-    return click.option(
-        "--known-files", "known_source", default=None, metavar="FILE|-|git",
-        help="The project's files: a file with one path per line, - for stdin, or git for `git ls-files` in the "
-             "root. A misspelt path maps onto the one file it clearly means; a missing file's likely path is named.",
-    )
-
-
-def read_known(source: str | None, root: str | None, response: str) -> list[str] | None:
-    """The paths ``--known-files`` names, or None without the option; unreadable input is a usage error."""
-    if source is None:
-        return None
-    if source == "-" and response == "-":
-        raise InputError("the response and --known-files cannot both be read from standard input")
-    from editblocks.workspace.project_files import KnownFilesError, read_known_files
+def _session(root: str | None, options: ApplyOptions) -> EditSession:
+    from editblocks.errors import WorkspaceError
+    from editblocks.service.session import EditSession
 
     try:
-        return read_known_files(source, root or ".")
-    except KnownFilesError as error:
-        raise InputError(str(error)) from None
-
-
-def _apply_exit(result: ApplyResult) -> int:
-    """0 when every block applied or was already applied (re-running an answer is not an error), else 1."""
-    if not result.results:
-        return EXIT_FAILED
-    clean = all(r.status is Status.APPLIED or r.code is Reason.ALREADY_APPLIED for r in result.results)
-    return EXIT_OK if clean and not any(d.severity.value == "error" for d in result.diagnostics) else EXIT_FAILED
-
-
-def _run_apply(parsed: ParseResult, root: str, *, dry_run: bool, **options: Any) -> ApplyResult:
-    from editblocks.service.apply import apply
-    from editblocks.workspace import WorkspaceError
-
-    try:
-        return apply(parsed, root, dry_run=dry_run, **options)
+        return EditSession.on_disk(root or ".", options)
     except WorkspaceError as error:
         raise workspace_error(error) from None
 
 
-def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_run: bool, format_: str) -> None:
+def _run(session: EditSession, parsed: ParseResult, *, dry_run: bool) -> ApplyResult:
+    from editblocks.errors import WorkspaceError
+
+    try:
+        return session.preview(parsed) if dry_run else session.apply(parsed)
+    except WorkspaceError as error:
+        raise workspace_error(error) from None
+
+
+def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_run: bool, format_: Format) -> None:
     if as_json:
         from editblocks.report.serialize import apply_json
 
@@ -93,29 +73,24 @@ def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_ru
 @click.command("check", cls=JsonAwareCommand)
 @click.argument("response")
 @root_option()
-@format_option()
-@click.option("--fuzzy", is_flag=True, help="Also accept close (fuzzy) matches.")
-@click.option("--strict", is_flag=True, help="Exact matching only, for every format (as apply --strict).")
-@click.option("--first-match", is_flag=True, help="Take the first of several matches (as apply --first-match).")
-@_known_files_option()
+@apply_options(writes=False)
 @max_bytes_option()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (the apply shape when --root is given).")
-def check_command(response: str, root: str | None, format_: str, fuzzy: bool, strict: bool, first_match: bool,
-                  known_source: str | None, max_bytes: int, as_json: bool) -> None:
+def check_command(response: str, root: str | None, max_bytes: int, as_json: bool, **given: Any) -> None:
     """Validate RESPONSE; with --root, also locate every block without writing anything."""
     from editblocks.parsing.validate import validate
 
-    known = read_known(known_source, root, response)
+    options = options_from(given, root=root, response=response)
     text = read_response(response, max_bytes)
-    validation = validate(text, format_, known_files=known)
+    validation = validate(text, options.format, known_files=options.known_files)
     if root is not None:
-        result = _run_apply(validation.result, root, dry_run=True, fuzzy=fuzzy, strict=strict, first_match=first_match,
-                            known_files=known)
-        from editblocks.service.apply import without_restated_warnings
+        session = _session(root, options)
+        from editblocks.service.results import without_restated_warnings
 
+        result = _run(session, validation.result, dry_run=True)
         result = replace(result, diagnostics=without_restated_warnings(validation.diagnostics, result.results))
-        _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True, format_=format_)
-        sys.exit(EXIT_OK if validation.ok and _apply_exit(result) == EXIT_OK else EXIT_FAILED)
+        _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True, format_=options.format)
+        sys.exit(EXIT_OK if validation.ok and session.exit_status(result) == EXIT_OK else EXIT_FAILED)
     if as_json:
         from editblocks.report.serialize import check_json
 
@@ -137,17 +112,9 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, st
 @click.command("apply", cls=JsonAwareCommand)
 @click.argument("response")
 @root_option()
-@format_option()
 @click.option("--dry-run", is_flag=True, help="Decide every block and show the result; write nothing.")
 @click.option("--diff", "show_diffs", is_flag=True, help="Show a unified diff of every changed file.")
-@click.option("--strict", is_flag=True, help="Exact matches only (no whitespace, indentation or typography tolerance).")
-@click.option("--fuzzy", is_flag=True,
-              help="Also accept a clearly best close match (replaces lines the model never quoted exactly).")
-@click.option("--first-match", is_flag=True, help="When the old text occurs several times, edit the first occurrence.")
-@click.option("--on-failure", type=click.Choice([p.value for p in Policy]), default=None,
-              help="After a failed block: continue, skip the file's later blocks, or abort (write nothing). "
-                   "Default: skip-file for guillemet, continue otherwise.")
-@click.option("--git-add", is_flag=True, help="Stage the changed files with git.")
+@apply_options()
 @click.option("--feedback", "feedback_file", type=click.Path(), default=None,
               help="When a block fails or is skipped, write the message for the model to this file; "
                    "when every block applies, remove the file an earlier run left there.")
@@ -156,49 +123,36 @@ def check_command(response: str, root: str | None, format_: str, fuzzy: bool, st
 @click.option("--patch", "patch_file", type=click.Path(dir_okay=False), default=None,
               help="Write the change as a patch `git apply` accepts to this file (with --dry-run too: "
                    "the change that would be made); an empty file when nothing changes.")
-@click.option("--keep-runs", type=click.IntRange(min=1), default=KEEP_RUNS, show_default=True,
-              help="Keep at most this many runs in the undo journal.")
-@click.option("--journal-max-mb", type=click.IntRange(min=0), default=MAX_BYTES >> 20, show_default=True,
-              help="Keep the undo journal's saved copies under this many MiB (the newest run always stays).")
-@_known_files_option()
 @max_bytes_option()
 @click.option("--review", is_flag=True,
               help="Write nothing now: serve the review page for RESPONSE on 127.0.0.1 and print its address; "
                    "accept or reject blocks there, then Apply (Ctrl-C stops). Needs editblocks[web].")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
-def apply_command(response: str, root: str | None, format_: str, dry_run: bool, show_diffs: bool, strict: bool,
-                  fuzzy: bool, first_match: bool, on_failure: str | None, git_add: bool, feedback_file: str | None,
-                  html_file: str | None, patch_file: str | None, keep_runs: int, journal_max_mb: int,
-                  known_source: str | None, max_bytes: int, review: bool, as_json: bool) -> None:
+def apply_command(response: str, root: str | None, dry_run: bool, show_diffs: bool, feedback_file: str | None,
+                  html_file: str | None, patch_file: str | None, max_bytes: int, review: bool, as_json: bool,
+                  **given: Any) -> None:
     """Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files under --root."""
-    known = read_known(known_source, root, response)
+    options = options_from(given, root=root, response=response)
     text = read_response(response, max_bytes)
     if review:
         from editblocks.cli.serve import review as serve_review
 
-        serve_review(text, root or ".", port=0, format_=format_, apply_options=dict(
-            policy=on_failure, fuzzy=fuzzy, first_match=first_match, strict=strict, git_add=git_add,
-            keep_runs=keep_runs, journal_max_bytes=journal_max_mb << 20, known_files=known))
+        serve_review(text, root or ".", port=0, options=options)
         return
     for path, what in ((feedback_file, "feedback"), (html_file, "HTML report"), (patch_file, "patch")):
         if path is not None:
             check_report_path(path, what)  # before any project file is written: exit 2 means nothing was
-    from editblocks.parsing.stream import parse
-
-    parsed = parse(text, format_, known_files=known)
-    result = _run_apply(parsed, root or ".", dry_run=dry_run, policy=on_failure, fuzzy=fuzzy,
-                        first_match=first_match, strict=strict, git_add=git_add, keep_runs=keep_runs,
-                        journal_max_bytes=journal_max_mb << 20, known_files=known)
-    exit_code = _apply_exit(result)
+    session = _session(root, options)
+    parsed = session.parse(text)
+    result = _run(session, parsed, dry_run=dry_run)
+    exit_code = session.exit_status(result)
     # From here project files may have changed: a report that cannot be written is named, never hides the results.
     notes: list[str] = []
     failures: list[str] = []
     if feedback_file is not None:
-        from editblocks.report.feedback import feedback_message, reply_format
-
         try:
             if exit_code != EXIT_OK:
-                write_report(feedback_file, feedback_message(result, format=reply_format(text, parsed)) + "\n")
+                write_report(feedback_file, session.feedback(result, text, parsed) + "\n")
             else:
                 notes.append(_remove_stale_feedback(feedback_file))
         except OSError as error:
@@ -222,7 +176,7 @@ def apply_command(response: str, root: str | None, format_: str, dry_run: bool, 
             failures.append(f"cannot write the patch to {patch_file!r}: {error.strerror or error}")
     notes = [note for note in notes if note]
     result = replace(result, notes=result.notes + tuple(failures) + (tuple(notes) if as_json else ()))
-    _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run, format_=format_)
+    _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run, format_=options.format)
     for note in notes if not as_json else ():
         console().print(note, markup=False)
     for failure in failures if as_json else ():

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from editblocks.ask.messages import DEFAULT_MAX_FILE_BYTES
+from editblocks.cli.options import apply_options, options_from
 from editblocks.cli.shared import JSON_HELP, InputError, JsonAwareCommand, console, emit_json, root_option
 from editblocks.prompts import PROMPT_FORMATS
 
@@ -57,11 +58,12 @@ if TYPE_CHECKING:
 @click.option("--serve", is_flag=True,
               help="Stream every round into the review page on 127.0.0.1 (its address is printed); the page's Apply "
                    "writes the accepted blocks (with --yes: all, at once). Serves until Ctrl-C. Needs editblocks[web].")
+@apply_options(with_format=False)
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
 def ask_command(instruction: str, files: tuple[str, ...], model: str | None, base_url: str | None, api_key_env: str,
                 format_: str, editor: bool, tools: bool, root: str | None, dry_run: bool, yes: bool, retries: int,
                 git_commit: bool, git_hooks: bool, timeout: float, backoff: float, max_file_bytes: int, serve: bool,
-                as_json: bool) -> None:
+                as_json: bool, **given: Any) -> None:
     """Ask a model to edit FILES as INSTRUCTION says; its blocks are located live and applied after a yes."""
     from editblocks.ask.client import missing_extra
 
@@ -77,8 +79,9 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
         raise InputError("no model: give --model, or set EDITBLOCKS_MODEL or `model` in your own config file "
                          "(`editblocks config` names it)", code="usage")
     from editblocks.ask.client import Endpoint
-    from editblocks.ask.outcome import AskInputError, AskOptions
+    from editblocks.ask.outcome import AskOptions
     from editblocks.ask.rounds import ask
+    from editblocks.errors import AskInputError
     from editblocks.model import Format
     from editblocks.workspace import WorkspaceError
 
@@ -92,7 +95,7 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
     endpoint = Endpoint(model, base_url, key, timeout=timeout, backoff=backoff)
     options = AskOptions(instruction, files, root or ".", Format(format_), editor=editor, dry_run=dry_run, yes=yes,
                          retries=retries, git_commit=git_commit, git_hooks=git_hooks, max_file_bytes=max_file_bytes,
-                         tools=tools)
+                         tools=tools, apply=options_from(given, root=root))
     try:
         if serve:
             outcome = _ask_on_page(options, endpoint)
@@ -131,11 +134,11 @@ def _ask_on_page(options: AskOptions, endpoint: Endpoint) -> AskOutcome:
     from editblocks.ask.page import PageView, apply_at_once, page_confirm
     from editblocks.ask.rounds import ask
     from editblocks.cli.shared import workspace_error
-    from editblocks.web import ReviewServer, ReviewSession
+    from editblocks.web import ReviewServer, ReviewState
     from editblocks.workspace import WorkspaceError
 
     try:
-        session = ReviewSession(options.root)
+        session = ReviewState(options.root, options=options.apply_options())
     except WorkspaceError as error:
         raise workspace_error(error) from None
     try:

@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from editblocks.cli.shared import EXIT_FAILED, EXIT_OK, InputError, JsonAwareCommand
+from editblocks.errors import ReplayError
 from editblocks.eval.evaluate import (
     PARALLEL_THRESHOLD,
     CaseOutcome,
@@ -27,7 +28,7 @@ from editblocks.eval.evaluate import (
     find_cases,
     report_json,
 )
-from editblocks.eval.replay import ReplayedCase, ReplayError, import_commit
+from editblocks.eval.replay import ReplayedCase, import_commit
 from editblocks.model import Format, Policy, counted
 from editblocks.report.serialize import json_text, versioned
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import click
 
+from editblocks.cli.options import apply_options, options_from
 from editblocks.cli.shared import InputError, root_option, workspace_error
 
 
@@ -16,13 +18,13 @@ from editblocks.cli.shared import InputError, root_option, workspace_error
                    "one in EDITBLOCKS_MCP_TOKEN): clients send `Authorization: Bearer <token>`.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
               help="Port for --http.")
-@click.option("--fuzzy", is_flag=True, help="Let apply_edits and apply_patch use the fuzzy rung.")
-@click.option("--git-add", is_flag=True, help="Stage every file a tool writes.")
+@apply_options()
 @click.option("--undo-any-run", is_flag=True,
               help="Let the undo tool take back the newest run whoever made it (by default it undoes only the "
                    "edits made through this server, never your own `editblocks apply`).")
-def mcp_command(root: str | None, http: bool, port: int, fuzzy: bool, git_add: bool, undo_any_run: bool) -> None:
-    """Run an MCP server whose tools edit files under --root (stdio, or --http on 127.0.0.1 behind a token)."""
+def mcp_command(root: str | None, http: bool, port: int, undo_any_run: bool, **given: Any) -> None:
+    """Run an MCP server whose tools edit files under --root (stdio, or --http on 127.0.0.1 behind a token); the
+    apply options hold for every tool call (--format is the default of apply_edits)."""
     try:
         from editblocks.mcp.gate import TOKEN_ENV, BadToken, checked_token, new_token
         from editblocks.mcp.server import build_server, listen, serve_http, serve_stdio
@@ -35,7 +37,10 @@ def mcp_command(root: str | None, http: bool, port: int, fuzzy: bool, git_add: b
         raise
     from editblocks.workspace import WorkspaceError
 
-    options = {"fuzzy": fuzzy, "git_add": git_add, "undo_any_run": undo_any_run}
+    if given.get("known_files") == "-" and not http:
+        raise InputError("--known-files - would read standard input, which the MCP server speaks over; give a file "
+                         "or git", code="usage")
+    options: dict[str, Any] = {"options": options_from(given, root=root), "undo_any_run": undo_any_run}
     try:
         if not http:
             serve_stdio(root or ".", **options)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from importlib.util import find_spec
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from editblocks.cli.options import apply_options, options_from
 from editblocks.cli.read import read_response
-from editblocks.cli.shared import InputError, format_option, max_bytes_option, root_option, workspace_error
+from editblocks.cli.shared import InputError, max_bytes_option, root_option, workspace_error
+
+if TYPE_CHECKING:
+    from editblocks.service.options import ApplyOptions
 
 WEB_MODULES = ("starlette", "uvicorn", "jinja2")
 
@@ -23,15 +26,14 @@ def require_web() -> None:
         raise InputError(f"the review page needs {', '.join(missing)}: {install_command('web')}", code="usage")
 
 
-def review(text: str | None, root: str, *, port: int, format_: str = "auto",
-           apply_options: Mapping[str, Any] | None = None) -> None:
+def review(text: str | None, root: str, *, port: int, options: ApplyOptions) -> None:
     """Serve the page (on ``text`` when given) and print its address; return when Ctrl-C stops it."""
     require_web()
-    from editblocks.web import ReviewServer, ReviewSession
+    from editblocks.web import ReviewServer, ReviewState
     from editblocks.workspace import WorkspaceError
 
     try:
-        session = ReviewSession(root, format=format_, apply_options=apply_options)
+        session = ReviewState(root, options=options)
     except WorkspaceError as error:
         raise workspace_error(error) from None
     if text is not None:
@@ -52,12 +54,13 @@ def review(text: str | None, root: str, *, port: int, format_: str = "auto",
 @click.command("serve")
 @click.argument("response", required=False)
 @root_option()
-@format_option()
+@apply_options()
 @click.option("--port", type=click.IntRange(min=0, max=65535), default=0, show_default=True,
               help="Port on 127.0.0.1 (0: any free port).")
 @max_bytes_option()
-def serve_command(response: str | None, root: str | None, format_: str, port: int, max_bytes: int) -> None:
+def serve_command(response: str | None, root: str | None, port: int, max_bytes: int, **given: Any) -> None:
     """Serve the review page on 127.0.0.1 (for RESPONSE, a file or -, when given) and print its address."""
     require_web()
+    options = options_from(given, root=root, response=response)
     text = read_response(response, max_bytes) if response is not None else None
-    review(text, root or ".", port=port, format_=format_)
+    review(text, root or ".", port=port, options=options)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from editblocks.model import counted
+from editblocks.service.options import ApplyOptions
 
 CALLS_FILE = "calls.json"
 
@@ -53,12 +54,11 @@ def read_calls(raw: bytes) -> list[ToolCall]:
     return calls
 
 
-def run_calls(calls: Sequence[ToolCall], root: Path, *, policy: str | None, fuzzy: bool,
-              first_match: bool) -> CallsOutcome:
+def run_calls(calls: Sequence[ToolCall], root: Path, options: ApplyOptions) -> CallsOutcome:
     """Run the calls in order on ``root``, as an agent's tool calls."""
     from editblocks.service.tool_handler import ToolHandler
 
-    handler = ToolHandler(root, policy=policy, fuzzy=fuzzy, first_match=first_match)
+    handler = ToolHandler(root, options=options)
     replies = [handler.call(call.tool, call.input) for call in calls]
     succeeded = sum(1 for reply in replies if reply.ok)
     detail = f"{counted(len(calls), 'call')}: {succeeded} ok"

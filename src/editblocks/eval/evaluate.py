@@ -6,8 +6,9 @@ to ``before/`` when the answer must be refused) and an optional ``case.json``
 (options and a note on what it tests). docs/eval.md describes the layout.
 
 Each case runs for real: ``before/`` is copied into a fresh temporary folder,
-the response is parsed and applied through the public API, and the folder is
-then compared with ``after/`` byte for byte. Judging the files, not the block
+the response is parsed and applied through the service (`EditSession`, the
+engine behind every door), and the folder is then compared with ``after/``
+byte for byte. Judging the files, not the block
 statuses, is what makes a corpus worth keeping: it catches an edit that
 "applied" to the wrong place as surely as one that was missed, and it keeps
 scoring any future parser or matcher without rewriting a single expectation.
@@ -30,11 +31,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
+from editblocks.errors import CaseError
 from editblocks.eval.calls import CALLS_FILE, CallsError, read_calls, run_calls
 from editblocks.eval.case_files import CaseDataError, CaseTree, DataFolder
 from editblocks.model import ApplyResult, Format, ParseResult, Policy, Status, counted
-from editblocks.parsing.stream import parse
-from editblocks.service.apply import apply
+from editblocks.service.options import ApplyOptions
+from editblocks.service.session import EditSession
 from editblocks.workspace.paths import JOURNAL_DIR
 
 RESPONSE_FILE = "response.md"
@@ -72,10 +74,6 @@ class Expect(StrEnum):
     PARTIAL = "partial"  # some blocks applied, some not
 
 
-class CaseError(ValueError):
-    """A case folder that cannot be run as written (missing response, bad case.json)."""
-
-
 @dataclass(frozen=True)
 class CaseOptions:
     """Parsing and applying options for one case; ``None`` means the library default."""
@@ -89,6 +87,11 @@ class CaseOptions:
     def overridden_by(self, other: CaseOptions) -> CaseOptions:
         """These options with every value ``other`` sets taking precedence (command-line overrides)."""
         return replace(self, **{name: value for name in _OPTION_NAMES if (value := getattr(other, name)) is not None})
+
+    def apply_options(self, known_files: tuple[str, ...] | None = None) -> ApplyOptions:
+        """The service's options for the case: the same names and meanings as `editblocks apply`'s."""
+        return ApplyOptions.from_mapping({name: getattr(self, name) for name in _OPTION_NAMES}) \
+            .with_known_files(known_files)
 
 
 _OPTION_NAMES = ("format", "on_failure", "strict", "first_match", "fuzzy")
@@ -312,12 +315,12 @@ def _judge(case: Path, spec: CaseSpec, overrides: CaseOptions,
         raise CaseError(f"{RESPONSE_FILE} cannot be read as UTF-8: {error}") from None
     options = spec.options.overridden_by(overrides)
     expected = _compared(after)
-    known = sorted(_compared(before)) if spec.known_files is True else spec.known_files
-    parsed = parse(response, options.format or Format.AUTO.value, known_files=known)
+    known = tuple(sorted(_compared(before))) if spec.known_files is True else spec.known_files
     # The root is a child of the sandbox, so a path that escapes the root lands where it can be seen.
     with _sandbox(before, scratch) as (root, escaped):
-        result = apply(parsed, root, policy=options.on_failure, strict=bool(options.strict),
-                       fuzzy=bool(options.fuzzy), first_match=bool(options.first_match))
+        session = EditSession.on_disk(root, options.apply_options(known))
+        parsed = session.parse(response)
+        result = session.apply(parsed)
         actual = read_tree(root)
     detail = summarize(parsed, result)
     if escaped:
@@ -345,8 +348,7 @@ def _judge_calls(folder: DataFolder, spec: CaseSpec, overrides: CaseOptions,
     options = spec.options.overridden_by(overrides)
     expected = _compared(after)
     with _sandbox(before, scratch) as (root, escaped):
-        outcome = run_calls(calls, root, policy=options.on_failure, fuzzy=bool(options.fuzzy),
-                            first_match=bool(options.first_match))
+        outcome = run_calls(calls, root, options.apply_options())
         actual = read_tree(root)
     if escaped:
         return Verdict.WRONG, outcome.detail, tuple(f"! wrote outside the root: {name}" for name in escaped)

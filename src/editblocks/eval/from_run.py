@@ -15,9 +15,10 @@ import shutil
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from editblocks.errors import ReplayError
 from editblocks.eval.case_files import CaseDataError, DataFolder
 from editblocks.eval.evaluate import AFTER_DIR, BEFORE_DIR, CASE_FILE, RESPONSE_FILE
-from editblocks.eval.replay import ReplayedCase, ReplayError
+from editblocks.eval.replay import ReplayedCase
 
 BOM = "\ufeff"
 

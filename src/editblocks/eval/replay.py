@@ -21,6 +21,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from editblocks.errors import ReplayError
 from editblocks.eval.evaluate import AFTER_DIR, BEFORE_DIR, CASE_FILE, RESPONSE_FILE
 from editblocks.parsing.stream import parse
 from editblocks.workspace.git import git_command
@@ -28,10 +29,6 @@ from editblocks.workspace.git import git_command
 GIT_TIMEOUT_SECONDS = 60.0
 _ABSENT_MODE = "000000"
 _FILE_MODES = frozenset({"100644", "100755", "120000"})  # regular, executable, symlink (kept as its target text)
-
-
-class ReplayError(Exception):
-    """The commit cannot become a case (not a commit, a submodule change, an occupied output folder...)."""
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from pydantic import Field
 from editblocks.mcp.gate import SecretGate
 from editblocks.parsing.catalog import CATALOG
 from editblocks.prompts import PROMPT_FORMATS, system_prompt
+from editblocks.service.options import ApplyOptions
 from editblocks.service.tool_handler import ToolHandler
 from editblocks.tools.definitions import APPLY_EDITS, APPLY_PATCH, CHECK_EDITS, TEXT_EDITOR, UNDO, tool_specs
 
@@ -44,11 +45,12 @@ DOOR = "this MCP server"
 UNDO_HINT = "start the server with --undo-any-run to let it take back any run"
 
 
-def build_server(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False,
-                 undo_any_run: bool = False) -> MCPServer:
-    """An MCP server whose tools edit files under ``root`` only; its `undo` takes back only its own edits unless
+def build_server(root: str | os.PathLike[str], *, options: ApplyOptions | None = None, fuzzy: bool | None = None,
+                 git_add: bool | None = None, undo_any_run: bool = False) -> MCPServer:
+    """An MCP server whose tools edit files under ``root`` only, applying as ``options`` say (``fuzzy`` and
+    ``git_add`` are the older spelling of two of them); its `undo` takes back only its own edits unless
     ``undo_any_run``."""
-    handler = ToolHandler(root, fuzzy=fuzzy, git_add=git_add, undo_any_run=undo_any_run, door=DOOR,
+    handler = ToolHandler(root, options=options, fuzzy=fuzzy, git_add=git_add, undo_any_run=undo_any_run, door=DOOR,
                           undo_hint=UNDO_HINT)
     descriptions = {spec.name: spec.description for spec in tool_specs()}
     server: MCPServer = MCPServer(SERVER_NAME, log_level=LOG_LEVEL, instructions=(
@@ -148,10 +150,10 @@ def http_app(server: MCPServer, token: str) -> SecretGate:
                                                  host=HOST), token)
 
 
-def serve_stdio(root: str | os.PathLike[str], *, fuzzy: bool = False, git_add: bool = False,
+def serve_stdio(root: str | os.PathLike[str], *, options: ApplyOptions | None = None,
                 undo_any_run: bool = False) -> None:
     """Run the server over stdio until the client closes it."""
-    build_server(root, fuzzy=fuzzy, git_add=git_add, undo_any_run=undo_any_run).run("stdio")
+    build_server(root, options=options, undo_any_run=undo_any_run).run("stdio")
 
 
 def serve_http(server: MCPServer, sock: socket.socket, token: str) -> None:

@@ -38,7 +38,7 @@ from editblocks.parsing.markers import (
     tag_candidate_lines,
 )
 from editblocks.parsing.sections import NOTHING_HELD, Cut, Divider, OpenBlock, dedent, split_sections
-from editblocks.parsing.values import edit_block
+from editblocks.parsing.values import edit_block, no_op_warning
 
 FORMAT_STARTS: dict[Format, frozenset[MarkerKind]] = {
     Format.ANCHORED: frozenset({MarkerKind.ANCHORED_START}),
@@ -379,7 +379,7 @@ class BlockAssembler:
         self._held = None
         edit = held[0]
         if edit.kind is BlockKind.EDIT and edit.old == edit.new:
-            self._warn(edit.line, no_op_warning(edit.line))
+            self._sink.diagnose(no_op_warning(edit.line))
         self.blocks.append(edit)
         if self._sink.enabled:
             self._sink.emit(BlockCompleted(edit))  # text read while it was held comes first however it was fed
@@ -442,8 +442,3 @@ _STRUCTURE: dict[Format, dict[MarkerKind, frozenset[MarkerKind]]] = {
     fmt: {start: _structure(start, starts) for start in STARTS} for fmt, starts in FORMAT_STARTS.items()
 }
 """Per format, per start marker: the kinds that are structure inside such a block; built once, not per parser."""
-
-
-def no_op_warning(line: int) -> str:
-    """The parser's warning for a block whose old and new text are identical (`apply` states it as a result)."""
-    return f"block at line {line} changes nothing (its old and new text are identical)"

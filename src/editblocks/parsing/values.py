@@ -6,7 +6,7 @@ tenth of its parse, and most of a short answer's result. These builders make
 the same calls directly: the values are the same classes, compare, hash and
 print the same, take the same memory (the fields stay inline; filling the
 instance dictionary instead would double it), and stay frozen to their callers.
-tests/test_parse_values.py checks each against its dataclass, field by field,
+tests/unit/parsing/test_parse_values.py checks each against its dataclass, field by field,
 so a field added to one of these classes cannot be forgotten here.
 """
 
@@ -103,6 +103,25 @@ def formatted_diagnostic(severity: Severity, line: int, template: str, other: in
     _set(made, "line", line)
     _stored_message.__set__(made, template)
     _set(made, "_other", other)
+    return made
+
+
+class NoOpWarning(Diagnostic):
+    """The warning for a block whose old and new text are identical: a report that states the block's result
+    ("no change") leaves it out, recognised by its code, never by its text."""
+
+    __slots__ = ()
+
+    @property
+    def code(self) -> str:
+        return "no-op"
+
+
+def no_op_warning(line: int) -> Diagnostic:
+    made: NoOpWarning = _new(NoOpWarning)
+    _set(made, "severity", Severity.WARNING)
+    _set(made, "line", line)
+    _set(made, "message", f"block at line {line} changes nothing (its old and new text are identical)")
     return made
 
 

@@ -37,27 +37,26 @@ def same_file_everywhere(lines: list[str], search: list[str], replacement: list[
     return places[0] if len(results) == 1 else None
 
 
-def identical_twins(blocks: Sequence[EditBlock]) -> dict[int, list[int]]:
-    """Each plain edit block that the answer repeats word for word for the same file, mapped to the indices of
-    every copy (its own included), in answer order."""
-    groups: dict[tuple[object, ...], list[int]] = {}
-    for position, block in enumerate(blocks):
-        if block.kind is BlockKind.EDIT and block.scope is None and not block.readings and not block.is_noop \
-                and block.line_hint is None and block.old.strip():
-            key = (block.path, block.format, block.leading, block.old, block.new, block.trailing, block.literal)
-            groups.setdefault(key, []).append(position)
-    return {position: members for members in groups.values() if len(members) > 1 for position in members}
+TwinKey = tuple[object, ...]
 
 
-def twins_in_place(blocks: Sequence[EditBlock], state: FileState, options: LocateOptions) -> list[EditResult] | None:
-    """N identical ``blocks`` whose old text occurs exactly N times: each place edited once, the results in answer
-    order (each block with the place in file order); else None, and nothing changed."""
+def twin_key(block: EditBlock) -> TwinKey | None:
+    """What a plain edit block shares with every word-for-word copy of it for the same file; None for a block the
+    rule for identical blocks does not cover."""
+    if block.kind is not BlockKind.EDIT or block.scope is not None or block.readings or block.is_noop \
+            or block.line_hint is not None or not block.old.strip():
+        return None
+    return block.path, block.format, block.leading, block.old, block.new, block.trailing, block.literal
+
+
+def twin_places(block: EditBlock, count: int, state: FileState, options: LocateOptions) -> list[Found] | None:
+    """The places `count` copies of ``block`` would edit, one each, when its old text occurs exactly `count` times
+    and every way of pairing copies with places gives the same file; else None."""
     assert state.buffer is not None
-    block = blocks[0]
     lines = state.buffer.lines
     search, replacement = lines_of(block.search), lines_of(block.replace)
     outcome = locate(lines, search, replacement, options)
-    if not isinstance(outcome, Ambiguous) or len(outcome.starts) != len(blocks):
+    if not isinstance(outcome, Ambiguous) or len(outcome.starts) != count:
         return None
     places = _places(lines, search, replacement, outcome, options)
     if places is None or any(later.start < earlier.end for earlier, later in zip(places, places[1:])):
@@ -70,6 +69,15 @@ def twins_in_place(blocks: Sequence[EditBlock], state: FileState, options: Locat
         left = 0 if isinstance(rest, NotFound) else 1 if isinstance(rest, Found) else len(rest.starts)
         if left != len(places) - 1:
             return None
+    return places
+
+
+def twins_in_place(blocks: Sequence[EditBlock], state: FileState, options: LocateOptions) -> list[EditResult] | None:
+    """N identical ``blocks`` whose old text occurs exactly N times: each place edited once (the splices recorded),
+    the results in answer order (each block with the place in file order); else None, and nothing recorded."""
+    places = twin_places(blocks[0], len(blocks), state, options)
+    if places is None:
+        return None
     note = (f"the old text occurs {len(places)} times and the answer has {len(places)} identical blocks for it: "
             "each place was edited once (every way of pairing blocks with places gives the same file)")
     results = [found(twin, state, place, note) for twin, place in reversed(list(zip(blocks, places)))]

@@ -12,11 +12,11 @@ from dataclasses import replace
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.line_numbers import strip_line_numbers
 from editblocks.locate.types import Ambiguous, Found, NotFound
-from editblocks.model import EditBlock, EditResult, Reading, Reason, Status
+from editblocks.model import EditBlock, EditResult, Reading, ResultCode, Status
 from editblocks.parsing.dialect import holds_escaped_markers
 from editblocks.plan.duplicates import same_file_everywhere
 from editblocks.plan.outcomes import already_applied, ambiguous, found, locate_in, locate_options, not_found, with_note
-from editblocks.plan.state import BOM, FileBuffer, FileState, PlanOptions, lines_of, text_of
+from editblocks.plan.state import BOM, FileState, PlanOptions, lines_of, text_of
 from editblocks.text.document import Document
 
 
@@ -34,7 +34,7 @@ def create(block: EditBlock, state: FileState) -> EditResult:
     if existing is not None and "".join(existing.lines).strip():
         if _without_bom(existing.lines) == _without_bom(new_lines):
             return EditResult(block, Status.SKIPPED, f"already applied: {key} already has exactly this content",
-                              Reason.ALREADY_APPLIED, 1, len(new_lines), "create", 1.0)
+                              ResultCode.ALREADY_APPLIED, 1, len(new_lines), "create", 1.0)
         last = next((line for line in reversed(existing.lines) if line.strip()), "")
         shown = last.strip() if len(last.strip()) <= 60 else last.strip()[:59] + "…"
         return EditResult(
@@ -42,10 +42,10 @@ def create(block: EditBlock, state: FileState) -> EditResult:
             f"cannot create {key}: it already exists and is not empty, and an empty old text never replaces or "
             f"appends to a file; to change it, quote the lines to replace in the old text; to add lines at its end, "
             f"quote its last line (`{shown}`) in the old text and repeat it before the new lines",
-            Reason.FILE_EXISTS,
+            ResultCode.FILE_EXISTS,
         )
-    state.buffer = FileBuffer(Document.new_file("\n".join(new_lines) + "\n" if new_lines else ""))
-    return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None,
+    state.fill(Document.new_file("\n".join(new_lines) + "\n" if new_lines else ""))
+    return EditResult(block, Status.APPLIED, "", ResultCode.NONE, 1 if new_lines else None,
                       len(new_lines) or None, "create", 1.0)
 
 
@@ -146,7 +146,7 @@ def _edit_readings(block: EditBlock, state: FileState, options: PlanOptions, lin
         reason = (f"the block can be read {count} ways ({listing}) and {key} holds the old text of more than one "
                   "of them; write it with 9-character markers (`<<<<<<<<< SEARCH`, `=========`, "
                   "`>>>>>>>>> REPLACE`) so its separator is clear")
-        return EditResult(block, Status.FAILED, reason, Reason.AMBIGUOUS, candidates=tuple(starts))
+        return EditResult(block, Status.FAILED, reason, ResultCode.AMBIGUOUS, candidates=tuple(starts))
     several = [(candidate, outcome) for candidate, _, outcome in tried if isinstance(outcome, Ambiguous)]
     if several:
         candidate, outcome = several[0]

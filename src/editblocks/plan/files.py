@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from editblocks.locate.elision import is_placeholder
-from editblocks.model import BlockKind, EditBlock, EditResult, Format, Reason, Status
+from editblocks.model import BlockKind, EditBlock, EditResult, Format, ResultCode, Status
 from editblocks.plan.edits import create
 from editblocks.plan.guards import EDIT_MARKER, EMPTY_CONTENT, PLACEHOLDER, introduced_marker, marker_reason
-from editblocks.plan.state import BOM, FileBuffer, FileState, StateOf, lines_of
+from editblocks.plan.state import BOM, FileState, StateOf, lines_of
 from editblocks.text.document import Document
 
 
@@ -21,10 +21,10 @@ def add(block: EditBlock, state: FileState) -> EditResult:
     """A patch's new file: as any created file, but a refusal says how a patch changes an existing file."""
     marker = introduced_marker([], lines_of(block.new))
     if marker is not None:
-        return EditResult(block, Status.FAILED, marker_reason(marker, block.path), Reason.REFUSED,
+        return EditResult(block, Status.FAILED, marker_reason(marker, block.path), ResultCode.REFUSED,
                           refusal=EDIT_MARKER)
     result = create(block, state)
-    if result.code is not Reason.FILE_EXISTS:
+    if result.code is not ResultCode.FILE_EXISTS:
         return result
     key = state.source.key
     if block.format is Format.V4A:
@@ -39,20 +39,20 @@ def _by_link(block: EditBlock, state: FileState, doing: str) -> EditResult:
     return EditResult(block, Status.FAILED,
                       f"refused: cannot {doing} {block.path}: it is a symlink to {state.source.key} (or leads through "
                       f"one), and this would {doing} {state.source.key} instead; nothing was changed; {doing} "
-                      f"{state.source.key} by its own name if that is meant", Reason.REFUSED)
+                      f"{state.source.key} by its own name if that is meant", ResultCode.REFUSED)
 
 
 def missing(block: EditBlock, state: FileState, doing: str) -> EditResult:
     gone = " (an earlier block of this answer removed it)" if state.removed else ""
     return EditResult(block, Status.FAILED, f"cannot {doing} {state.source.key}: no such file{gone}",
-                      Reason.FILE_NOT_FOUND)
+                      ResultCode.FILE_NOT_FOUND)
 
 
 def delete(block: EditBlock, state: FileState) -> EditResult:
     buffer = state.buffer
     if buffer is None:
         return missing(block, state, "delete")
-    if block.path in state.source.links:
+    if block.path in state.links:
         return _by_link(block, state, "delete")
     if block.old:
         expected = lines_of(block.old)
@@ -65,46 +65,45 @@ def delete(block: EditBlock, state: FileState) -> EditResult:
             return EditResult(block, Status.FAILED,
                               f"cannot delete {state.source.key}: the lines the diff removes are not the whole file "
                               f"as it is (they differ from line {differs} on); nothing was deleted",
-                              Reason.NOT_FOUND, closest=(differs, differs))
-    state.buffer = None
-    state.removed = True
-    return EditResult(block, Status.APPLIED, f"deleted {state.source.key}", Reason.NONE, strategy="delete",
+                              ResultCode.NOT_FOUND, closest=(differs, differs))
+    state.remove()
+    return EditResult(block, Status.APPLIED, f"deleted {state.source.key}", ResultCode.NONE, strategy="delete",
                       similarity=1.0)
 
 
-def moving_sections(blocks: Sequence[EditBlock]) -> dict[int, int]:
+def moving_sections(blocks: Sequence[EditBlock]) -> dict[int, EditBlock]:
     """The hunks that belong to a move (a V4A `Update File` + `Move to` section, a git rename with hunks): the index
-    of each such hunk block mapped to its move block's.
+    of each such hunk block mapped to its move block.
 
     A front-end emits a section's hunks right before its move, each after the section's own first line.
     """
-    owner: dict[int, int] = {}
+    owner: dict[int, EditBlock] = {}
     for index, move in enumerate(blocks):
         if move.kind is not BlockKind.MOVE:
             continue
         hunk = index - 1
         while hunk >= 0 and blocks[hunk].kind is BlockKind.EDIT and blocks[hunk].path == move.path \
                 and blocks[hunk].format is move.format and blocks[hunk].line > move.line:
-            owner[hunk] = index
+            owner[hunk] = move
             hunk -= 1
     return owner
 
 
-def section_result(blocks: Sequence[EditBlock], index: int, sections: dict[int, int], failed: dict[int, int],
-                   state: FileState, state_of: StateOf) -> EditResult | None:
-    """A section that edits and moves a file is one operation: its hunks fail when its move would be refused, and
-    its move is not made when one of its hunks failed. None when the block is planned as usual."""
-    block = blocks[index]
-    if index in sections and not state.source.refusal and state.buffer is not None:
-        refused = move_refusal(blocks[sections[index]], state, state_of)
+def section_result(block: EditBlock, section: EditBlock | None, failed_hunk: int | None, state: FileState,
+                   state_of: StateOf) -> EditResult | None:
+    """A section that edits and moves a file is one operation: its hunks fail when its move (``section``) would be
+    refused, and its move is not made when one of its hunks failed (the first at line ``failed_hunk``). None when
+    the block is planned as usual."""
+    if section is not None and not state.source.refusal and state.buffer is not None:
+        refused = move_refusal(section, state, state_of)
         if refused is not None:
             return EditResult(block, Status.FAILED, f"not applied: this hunk's section also moves the file, and "
                                                     f"{refused.reason}", refused.code, refusal=refused.refusal)
-    if block.kind is BlockKind.MOVE and index in failed and state.buffer is not None \
+    if block.kind is BlockKind.MOVE and failed_hunk is not None and state.buffer is not None \
             and move_refusal(block, state, state_of) is None:
-        return EditResult(block, Status.SKIPPED, f"not moved: the hunk at line {failed[index]} of the same section "
+        return EditResult(block, Status.SKIPPED, f"not moved: the hunk at line {failed_hunk} of the same section "
                                                  f"failed, so {state.source.key} stays where it is",
-                          Reason.SKIPPED_AFTER_FAILURE)
+                          ResultCode.SKIPPED_AFTER_FAILURE)
     return None
 
 
@@ -112,21 +111,21 @@ def move_refusal(block: EditBlock, state: FileState, state_of: StateOf) -> EditR
     """Why the move ``block`` cannot be made from where its file is now, if it cannot: checked before the hunks of
     its section too, so that a section never edits a file it then fails to move."""
     assert block.move_to is not None
-    if block.path in state.source.links:
+    if block.path in state.links:
         return _by_link(block, state, "move")
     target = state_of(block.move_to)
-    if block.move_to in target.source.links:
+    if block.move_to in target.links:
         return EditResult(block, Status.FAILED, f"refused: cannot move {state.source.key} to {block.move_to}: that "
                                                 f"path leads through a symlink (to {target.source.key}); nothing was "
-                                                "moved", Reason.REFUSED)
+                                                "moved", ResultCode.REFUSED)
     if target.source.refusal:
         return EditResult(block, Status.FAILED, f"cannot move {state.source.key} to {block.move_to}: "
-                                                f"{target.source.refusal}", Reason.REFUSED,
+                                                f"{target.source.refusal}", ResultCode.REFUSED,
                           refusal=target.source.refusal_code)
     if target is not state and target.buffer is not None:
         return EditResult(block, Status.FAILED, f"cannot move {state.source.key} to {target.source.key}: "
                                                 f"{target.source.key} already exists; nothing was moved",
-                          Reason.FILE_EXISTS)
+                          ResultCode.FILE_EXISTS)
     return None
 
 
@@ -140,13 +139,9 @@ def move(block: EditBlock, state: FileState, state_of: StateOf) -> EditResult:
     target = state_of(block.move_to)
     if target is state:
         return EditResult(block, Status.SKIPPED, f"no change: {state.source.key} is moved onto itself",
-                          Reason.NO_OP)
-    target.buffer, state.buffer = state.buffer, None
-    target.moved_from = state.moved_from or state.source.key
-    target.removed = False
-    state.removed = True
-    state.moved_to = target.source.key
-    return EditResult(block, Status.APPLIED, f"renamed {state.source.key} → {target.source.key}", Reason.NONE,
+                          ResultCode.NO_OP)
+    state.move_to(target)
+    return EditResult(block, Status.APPLIED, f"renamed {state.source.key} → {target.source.key}", ResultCode.NONE,
                       strategy="move", similarity=1.0)
 
 
@@ -156,24 +151,24 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
     buffer = state.buffer
     marker = introduced_marker(buffer.lines if buffer is not None else [], new_lines)
     if marker is not None:
-        return EditResult(block, Status.FAILED, marker_reason(marker, state.source.key), Reason.REFUSED,
+        return EditResult(block, Status.FAILED, marker_reason(marker, state.source.key), ResultCode.REFUSED,
                           refusal=EDIT_MARKER)
     if buffer is None:
-        state.buffer = FileBuffer(Document.new_file("".join(line + "\n" for line in new_lines)))
-        state.removed = False
-        return EditResult(block, Status.APPLIED, "", Reason.NONE, 1 if new_lines else None, len(new_lines) or None,
+        state.fill(Document.new_file("".join(line + "\n" for line in new_lines)))
+        return EditResult(block, Status.APPLIED, "", ResultCode.NONE, 1 if new_lines else None, len(new_lines) or None,
                           "whole", 1.0)
     current = list(buffer.lines)
     if current and current[0].startswith(BOM):
         current[0] = current[0][1:]
     if current == new_lines:
         return EditResult(block, Status.SKIPPED, f"already applied: {state.source.key} already has exactly this "
-                                                 "content", Reason.ALREADY_APPLIED, 1, len(new_lines), "whole", 1.0)
+                                                 "content", ResultCode.ALREADY_APPLIED, 1, len(new_lines), "whole", 1.0)
     if not new_lines and any(line.strip() for line in current):
         return EditResult(
             block, Status.FAILED,
             f"refused: the new content of {state.source.key} is empty, and replacing the file would delete all of "
-            "it; send the complete file, or delete the file if that is meant", Reason.REFUSED, refusal=EMPTY_CONTENT)
+            "it; send the complete file, or delete the file if that is meant", ResultCode.REFUSED,
+            refusal=EMPTY_CONTENT)
     own = {line.strip() for line in current}
     elided = next((number for number, line in enumerate(new_lines, 1)
                    if is_placeholder(line) and line.strip() not in own), None)
@@ -182,10 +177,9 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
             block, Status.FAILED,
             f"refused: line {elided} of the new content of {state.source.key} (`{new_lines[elided - 1].strip()}`) "
             "stands for code it leaves out, and replacing the file would delete that code; send the complete file, "
-            "or edit blocks that quote only the lines to change", Reason.REFUSED, refusal=PLACEHOLDER)
-    buffer.splice(0, len(buffer.lines), new_lines, [None] * len(new_lines))
-    state.edits.append((0, len(current), len(new_lines)))
-    return EditResult(block, Status.APPLIED, "replaced the whole file", Reason.NONE, 1, max(1, len(current)),
+            "or edit blocks that quote only the lines to change", ResultCode.REFUSED, refusal=PLACEHOLDER)
+    state.splice(0, len(buffer.lines), new_lines, [None] * len(new_lines))
+    return EditResult(block, Status.APPLIED, "replaced the whole file", ResultCode.NONE, 1, max(1, len(current)),
                       "whole", 1.0)
 
 

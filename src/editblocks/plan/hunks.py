@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from editblocks.locate.types import Ambiguous, Found, NotFound, Rung
-from editblocks.model import EditBlock, EditResult, Reason, Status
+from editblocks.model import EditBlock, EditResult, ResultCode, Status
 from editblocks.plan.files import missing
 from editblocks.plan.outcomes import ambiguous, found, locate_in, locate_options, not_found
 from editblocks.plan.state import FileState, PlanOptions, lines_of
@@ -33,7 +33,7 @@ def scoped_edit(block: EditBlock, state: FileState, options: PlanOptions) -> Edi
             return EditResult(block, Status.FAILED,
                               f"the `@@ {anchor}` line was not found in {state.source.key}{where}; an `@@` line must "
                               "repeat a line of the file exactly (such as a class or function line), in file order",
-                              Reason.NOT_FOUND)
+                              ResultCode.NOT_FOUND)
         start, after = found_at + 1, f"its `@@ {anchor}` line, line {found_at + 1}"
     search, replacement = lines_of(block.search), lines_of(block.replace)
     if not search:
@@ -46,10 +46,7 @@ def scoped_edit(block: EditBlock, state: FileState, options: PlanOptions) -> Edi
         located_options = replace(locate_options(block, state, options), min_start=start)
         outcome = locate_in(state, lines, search, replacement, located_options, index)
     if isinstance(outcome, Found):
-        result = found(block, state, outcome)
-        if result.status is Status.APPLIED:
-            state.cursor = outcome.start + len(outcome.new_lines)
-        return result
+        return found(block, state, outcome, advances=True)
     where = "at the end of the file" if scope.at_end else f"after {after}" if after else ""
     if isinstance(outcome, Ambiguous):
         result = ambiguous(block, state.source.key, outcome, state, len(search))

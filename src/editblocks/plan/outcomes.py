@@ -22,7 +22,7 @@ from editblocks.locate.types import (
     NotFound,
     Rung,
 )
-from editblocks.model import EXACT_ONLY_FORMATS, FRONT_END_FORMATS, EditBlock, EditResult, Reason, Status, percent
+from editblocks.model import EXACT_ONLY_FORMATS, FRONT_END_FORMATS, EditBlock, EditResult, ResultCode, Status, percent
 from editblocks.plan.guards import (
     EDIT_MARKER,
     PLACEHOLDER,
@@ -59,21 +59,22 @@ def locate_in(state: FileState, lines: list[str], search: list[str], replacement
     return locate(lines, search, replacement, options, index, state.buffer.cache if state.buffer is not None else None)
 
 
-def found(block: EditBlock, state: FileState, where: Found, note: str = "") -> EditResult:
+def found(block: EditBlock, state: FileState, where: Found, note: str = "", *, advances: bool = False) -> EditResult:
+    """The block applies at ``where`` (the splice recorded), unless it changes nothing or is already there."""
     assert state.buffer is not None
     first, last = where.start + 1, max(where.start + 1, where.end)
     similarity = round(where.similarity, 4)
     if block.is_noop:
         return EditResult(block, Status.SKIPPED,
                           f"no change: the old and new text are identical ({span_words(where.start, where.end)})",
-                          Reason.NO_OP, first, last, where.strategy.value, similarity)
+                          ResultCode.NO_OP, first, last, where.strategy.value, similarity)
     lines = state.buffer.lines
     if where.strategy is not Rung.EXACT and _reads_as_new_text(lines, where, lines_of(block.replace)):
         return EditResult(
             block, Status.SKIPPED,
             f"already applied: the file already has the new text at {span_words(where.start, where.end)}, where the "
             "old text was matched (the two differ only in what the match ignores)",
-            Reason.ALREADY_APPLIED, first, last, where.strategy.value, similarity,
+            ResultCode.ALREADY_APPLIED, first, last, where.strategy.value, similarity,
         )
     there = _replacement_around(lines, where)
     if there is not None:
@@ -82,17 +83,16 @@ def found(block: EditBlock, state: FileState, where: Found, note: str = "") -> E
             block, Status.SKIPPED,
             f"already applied: the new text is already in the file at {span_words(there, end)}, around the old "
             "text; applying it again would repeat the added lines",
-            Reason.ALREADY_APPLIED, there + 1, end, where.strategy.value, similarity,
+            ResultCode.ALREADY_APPLIED, there + 1, end, where.strategy.value, similarity,
         )
     refused = refusal(block, state.source.key)
     if refused:
         code, why = refused
-        return EditResult(block, Status.FAILED, why, Reason.REFUSED, first, last, where.strategy.value, similarity,
-                          refusal=code)
-    state.buffer.splice(where.start, where.end, where.new_lines, where.sources)
-    state.edits.append((where.start, where.end, len(where.new_lines)))
+        return EditResult(block, Status.FAILED, why, ResultCode.REFUSED, first, last, where.strategy.value,
+                          similarity, refusal=code)
+    state.splice(where.start, where.end, where.new_lines, where.sources, advances=advances)
     reason = "; ".join(part for part in (note, _tolerance_note(where)) if part)
-    return EditResult(block, Status.APPLIED, reason, Reason.NONE, first, last, where.strategy.value, similarity)
+    return EditResult(block, Status.APPLIED, reason, ResultCode.NONE, first, last, where.strategy.value, similarity)
 
 
 _TOLERANCE_NOTES = {
@@ -148,7 +148,7 @@ def ambiguous(block: EditBlock, key: str, outcome: Ambiguous, state: FileState, 
                      if start - HINT_TOLERANCE <= hint < start + length + HINT_TOLERANCE)
         where = "none of them" if not inside else "more than one of them"
         reason += f" (its line hint, line {block.line_hint}, points at {where})"
-    return EditResult(block, Status.FAILED, reason, Reason.AMBIGUOUS, strategy=outcome.strategy.value,
+    return EditResult(block, Status.FAILED, reason, ResultCode.AMBIGUOUS, strategy=outcome.strategy.value,
                       candidates=tuple(lines))
 
 
@@ -210,7 +210,7 @@ def already_applied(block: EditBlock, lines: list[str], index: LineIndex | None,
     return EditResult(
         block, Status.SKIPPED,
         f"already applied: the new text is already in the file at {span_words(start, end)} and the old text is not",
-        Reason.ALREADY_APPLIED, start + 1, max(start + 1, end), outcome.strategy.value, 1.0,
+        ResultCode.ALREADY_APPLIED, start + 1, max(start + 1, end), outcome.strategy.value, 1.0,
     )
 
 
@@ -235,7 +235,7 @@ def not_found(block: EditBlock, key: str, lines: list[str], outcome: NotFound) -
     if outcome.hint:
         reason += f" ({outcome.hint})"
     closest = (near.start + 1, max(near.start + 1, near.end)) if near is not None else None
-    return EditResult(block, Status.FAILED, reason, Reason.NOT_FOUND, similarity=_similarity(near),
+    return EditResult(block, Status.FAILED, reason, ResultCode.NOT_FOUND, similarity=_similarity(near),
                       hint=_near_miss_hint(near), closest=closest)
 
 

@@ -24,7 +24,7 @@ def default_policy(fmt: Format) -> Policy:
 
 
 @dataclass(frozen=True)
-class Source:
+class TargetFile:
     """What the caller knows about one target file.
 
     `key` is the canonical path (two spellings of one file share it); `text`
@@ -91,18 +91,61 @@ class FileBuffer(TextBuffer):
             super().replace_lines(start, end, new_lines)
 
 
+@dataclass(frozen=True)
+class Splice:
+    """Lines ``[start, end)`` of the file ``key`` become ``new_lines`` (``sources``: the old line each one keeps)."""
+
+    key: str
+    start: int
+    end: int
+    new_lines: tuple[str, ...]
+    sources: tuple[int | None, ...]
+    advances: bool = False  # a patch hunk: the file's next hunk is looked for after these lines
+
+
+@dataclass(frozen=True)
+class NewText:
+    """The file ``key`` comes to hold ``document`` (a created file, or a whole file replacing a missing one)."""
+
+    key: str
+    document: Document
+
+
+@dataclass(frozen=True)
+class Removal:
+    key: str
+
+
+@dataclass(frozen=True)
+class Move:
+    """The file ``key``, with the edits made to it so far, becomes ``target``."""
+
+    key: str
+    target: str
+
+
+Change = Splice | NewText | Removal | Move
+
+
 @dataclass
 class FileState:
-    source: Source
+    """The planner's copy of one file. Deciding a block only records the changes it would make (``pending``);
+    `apply` makes them once the block is accepted, so a verdict can be given before the block is taken."""
+
+    source: TargetFile
     buffer: FileBuffer | None  # None while the file does not exist
+    pending: list[Change] = field(default_factory=list)
+    """Shared by every file of one planner: the changes of the block being decided."""
     blocks_seen: int = 0
     failed_at: int | None = None
     edits: list[tuple[int, int, int]] = field(default_factory=list)
     """(start, end, lines written) of every splice so far, in order: maps a line hint onto the current text."""
-    cursor: int = 0  # where the last splice ended: a patch's next hunk of this file is looked for after it
+    cursor: int = 0  # where the last hunk ended: a patch's next hunk of this file is looked for after it
     removed: bool = False  # deleted, or moved away, by a block
     moved_from: str | None = None
     moved_to: str | None = None
+    links: set[str] = field(default_factory=set)
+    """Spellings that reach the file through a symlink (gathered from every spelling's `TargetFile`)."""
 
     def current_line(self, line: int) -> int:
         """Where the file's original 0-based ``line`` is now, after the edits made so far."""
@@ -116,6 +159,45 @@ class FileState:
         self.blocks_seen += 1
         index = self.buffer.indexed() if self.blocks_seen >= INDEX_FROM_BLOCK else self.buffer.index
         return self.buffer.lines, index
+
+    # --- what a block would do (recorded, not made) ---------------------------------------------------------------
+
+    def splice(self, start: int, end: int, new_lines: Sequence[str], sources: Sequence[int | None], *,
+               advances: bool = False) -> None:
+        self.pending.append(Splice(self.source.key, start, end, tuple(new_lines), tuple(sources), advances))
+
+    def fill(self, document: Document) -> None:
+        self.pending.append(NewText(self.source.key, document))
+
+    def remove(self) -> None:
+        self.pending.append(Removal(self.source.key))
+
+    def move_to(self, target: FileState) -> None:
+        self.pending.append(Move(self.source.key, target.source.key))
+
+
+def apply_change(change: Change, state_of: Callable[[str], FileState]) -> None:
+    """Make one change a block was accepted with."""
+    state = state_of(change.key)
+    if isinstance(change, Splice):
+        assert state.buffer is not None
+        state.buffer.splice(change.start, change.end, change.new_lines, change.sources)
+        state.edits.append((change.start, change.end, len(change.new_lines)))
+        if change.advances:
+            state.cursor = change.start + len(change.new_lines)
+    elif isinstance(change, NewText):
+        state.buffer = FileBuffer(change.document)
+        state.removed = False
+    elif isinstance(change, Removal):
+        state.buffer = None
+        state.removed = True
+    else:
+        target = state_of(change.target)
+        target.buffer, state.buffer = state.buffer, None
+        target.moved_from = state.moved_from or state.source.key
+        target.removed = False
+        state.removed = True
+        state.moved_to = target.source.key
 
 
 StateOf = Callable[[str], FileState]

@@ -19,7 +19,7 @@ from editblocks.model import (
     EditBlock,
     EditResult,
     ParseResult,
-    Reason,
+    ResultCode,
     Severity,
     ShellSuggestion,
     Status,
@@ -236,7 +236,7 @@ def summary_counts(result: ApplyResult) -> str:
 
 def summary_line(result: ApplyResult, *, dry_run: bool) -> Text:
     text = Text.assemble(("Summary: ", "bold"), summary_counts(result))
-    already = sum(1 for r in result.results if r.code is Reason.ALREADY_APPLIED)
+    already = sum(1 for r in result.results if r.code is ResultCode.ALREADY_APPLIED)
     if already:
         text.append(f" ({already} already applied)")
     if result.files_modified:

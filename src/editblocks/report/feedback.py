@@ -30,7 +30,7 @@ from editblocks.model import (
     EditResult,
     Format,
     ParseResult,
-    Reason,
+    ResultCode,
     Severity,
     Status,
     counted,
@@ -57,17 +57,17 @@ _START_FORMATS = {
 }
 
 _LABELS = {
-    Reason.NOT_FOUND: "not found",
-    Reason.AMBIGUOUS: "ambiguous",
-    Reason.NO_OP: "changes nothing",
-    Reason.ALREADY_APPLIED: "already applied",
-    Reason.FILE_NOT_FOUND: "no such file",
-    Reason.FILE_EXISTS: "file already exists",
-    Reason.REFUSED: "refused",
-    Reason.SKIPPED_AFTER_FAILURE: "not tried",
-    Reason.ABORTED: "not written",
-    Reason.CHANGED_ON_DISK: "not written",
-    Reason.WRITE_FAILED: "not written",
+    ResultCode.NOT_FOUND: "not found",
+    ResultCode.AMBIGUOUS: "ambiguous",
+    ResultCode.NO_OP: "changes nothing",
+    ResultCode.ALREADY_APPLIED: "already applied",
+    ResultCode.FILE_NOT_FOUND: "no such file",
+    ResultCode.FILE_EXISTS: "file already exists",
+    ResultCode.REFUSED: "refused",
+    ResultCode.SKIPPED_AFTER_FAILURE: "not tried",
+    ResultCode.ABORTED: "not written",
+    ResultCode.CHANGED_ON_DISK: "not written",
+    ResultCode.WRITE_FAILED: "not written",
 }
 
 
@@ -248,7 +248,7 @@ def _title(result: EditResult) -> str:
 def _details(result: EditResult, fmt: Format, excerpt_lines: int) -> list[str]:
     """What the model needs to fix this block: the real lines, the candidates, or what to do instead."""
     code, quoted = result.code, quoted_part(fmt)
-    if code is Reason.NOT_FOUND:
+    if code is ResultCode.NOT_FOUND:
         if result.hint:
             excerpt = _excerpt(result.hint.split("\n"), excerpt_lines, prefix="    ")
             intro = [f"Your {quoted} (-) against the closest lines of {result.path} (+, with their line numbers):"]
@@ -258,21 +258,21 @@ def _details(result: EditResult, fmt: Format, excerpt_lines: int) -> list[str]:
         excerpt = _excerpt([_cut(line, QUOTED_LINE_CHARS) for line in quoted_lines], excerpt_lines, prefix="> ")
         intro = [f"Nothing in {result.path} is close to your {quoted}, which was:"] if excerpt else []
         return intro + excerpt + [f"Check the path, and copy the {quoted} from the file's current text."]
-    if code is Reason.AMBIGUOUS and result.candidates:
+    if code is ResultCode.AMBIGUOUS and result.candidates:
         where = _and_list([str(line) for line in result.candidates])
         return [f"It matches {result.path} at lines {where}; add neighbouring lines to your {quoted} "
                 "until it matches only the place you mean."]
-    if code is Reason.ALREADY_APPLIED:
+    if code is ResultCode.ALREADY_APPLIED:
         where = f" ({_lines_at(result)})" if result.start_line is not None else ""
         return [f"Its new text is already in {result.path}{where}: this change is done, do not send it again."]
-    if code is Reason.NO_OP:
+    if code is ResultCode.NO_OP:
         return ["Its old and new text are identical. Leave it out, or send the change you meant."]
-    if code is Reason.FILE_NOT_FOUND:
+    if code is ResultCode.FILE_NOT_FOUND:
         return ["Use the path of a file you were shown; to create a new file, send a block that creates it."]
-    if code is Reason.SKIPPED_AFTER_FAILURE:
+    if code is ResultCode.SKIPPED_AFTER_FAILURE:
         return ["It was not tried because an earlier block for this file failed. Send it again after the "
                 "corrected earlier block, quoting the file as it is now."]
-    if code in (Reason.ABORTED, Reason.CHANGED_ON_DISK, Reason.WRITE_FAILED):
+    if code in (ResultCode.ABORTED, ResultCode.CHANGED_ON_DISK, ResultCode.WRITE_FAILED):
         return ["Nothing from your reply was written, so send this block again too."]
     return []
 

@@ -25,7 +25,7 @@ from editblocks.model import (
     EditResult,
     FileDiff,
     ParseResult,
-    Reason,
+    ResultCode,
     ShellSuggestion,
     Status,
 )
@@ -83,7 +83,7 @@ def result_json(result: EditResult) -> dict[str, Any]:
     return {
         "path": result.path,
         "status": result.status.value,
-        "code": result.code.value if result.code is not Reason.NONE else None,
+        "code": result.code.value if result.code is not ResultCode.NONE else None,
         "reason": result.reason,
         "block_line": result.block.line,
         "start_line": result.start_line,

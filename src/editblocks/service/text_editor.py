@@ -1,45 +1,31 @@
-"""The commands of Anthropic's text editor tool, run against one workspace.
+"""The commands of Anthropic's text editor tool, run against one store through the service.
 
-Every write goes through `Workspace.commit` (atomic, journaled, checked
-against what was read) under the workspace lock, so `undo` undoes a tool
-edit like any other run. The edits themselves are computed by the pure
-`frontends.text_editor`; this module reads, lists folders and commits.
+Every write is the session's commit (atomic, journaled, checked against what
+was read) under the store's lock, so `undo` undoes a tool edit like any other
+run. The edits themselves are computed by the pure `tools.text_editor`; this
+module reads, lists folders and hands the decided text to the session.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from editblocks.model import (
-    ApplyResult,
-    BlockKind,
-    EditBlock,
-    EditResult,
-    FileDiff,
-    Format,
-    Reason,
-    Status,
-    counted,
-)
+from editblocks.model import ApplyResult, BlockKind, EditBlock, EditResult, Format, ResultCode, Status, counted
 from editblocks.parsing.filenames import closest_paths
-from editblocks.text.diff import unified_diff
+from editblocks.plan import FilePlan, Plan
+from editblocks.service.reading import StoreReader
+from editblocks.service.session import EditSession
 from editblocks.text.document import Document, TextBuffer
 from editblocks.tools.text_editor import LineEdit, Occurrences, insert_after, normalized, numbered, snippet
-from editblocks.workspace.commit import PlannedWrite
-from editblocks.workspace.dirfd import Kind, Tree, describe, scan
-from editblocks.workspace.paths import Refusal, RefusalCode
-from editblocks.workspace.project_files import walk_files
+from editblocks.workspace.dirfd import describe
+from editblocks.workspace.paths import Refusal
 from editblocks.workspace.reading import FileSnapshot
-from editblocks.workspace.workspace import Workspace
 
 MAX_VIEW_CHARS = 100_000
 MAX_LISTED = 400
 MAX_LISTED_OCCURRENCES = 50  # the reply names every line up to here; a hostile file may hold thousands
-_ROOT_SPELLINGS = frozenset({"", ".", "./", "/"})
-_PROBE = "editblocks-folder-probe"
 
 
 @dataclass(frozen=True)
@@ -65,22 +51,22 @@ Decide = Callable[[list[str], bool], Decided]
 
 
 class TextEditor:
-    """`view`, `create`, `str_replace`'s exact path, `insert` and `undo_edit`, inside one root."""
+    """`view`, `create`, `str_replace`'s exact path, `insert` and `undo_edit`, inside one session's store."""
 
-    def __init__(self, workspace: Workspace, *, lock_wait: float, max_view_chars: int = MAX_VIEW_CHARS) -> None:
-        self.workspace = workspace
-        self._lock_wait = lock_wait
+    def __init__(self, session: EditSession, *, max_view_chars: int = MAX_VIEW_CHARS) -> None:
+        self.session = session
+        self.store = session.store
         self._max_view_chars = max_view_chars
 
     # --- reading ------------------------------------------------------------------------------------
 
     def view(self, path: str, view_range: tuple[int, int] | None) -> EditorReply:
-        folder = self._folder(path)
+        folder = self.store.folder(path)
         if folder is not None:
             if view_range is not None:
                 return EditorReply(f"Error: {path} is a folder; `view_range` only applies to files.", False)
             return self._list(folder)
-        snapshot = self.workspace.read(path)
+        snapshot = self.store.read(path)
         if isinstance(snapshot, Refusal):
             return EditorReply(f"Error: {snapshot.reason}", False)
         if not snapshot.exists or snapshot.text is None:
@@ -100,36 +86,18 @@ class TextEditor:
             shown = cut + f"[output cut at {self._max_view_chars} characters: view a smaller `view_range`]\n"
         return EditorReply(shown or f"{snapshot.rel} is empty.\n", True)
 
-    def _folder(self, path: str) -> str | None:
-        """The folder ``path`` names inside the root (`""` for the root), or None when it names no folder.
-
-        The path checks are the workspace's own: a file name is resolved
-        inside the folder, so `..`, links leading out, `.git` and `.editblocks`
-        are refused exactly as they are for files.
-        """
-        if path.strip() in _ROOT_SPELLINGS or os.path.abspath(path) == str(self.workspace.root):
-            return ""
-        rel = self.workspace.resolve(path)
-        if not isinstance(rel, Refusal) or rel.code is not RefusalCode.DIRECTORY:
-            return None
-        probe = self.workspace.resolve(path.rstrip("/\\") + "/" + _PROBE)
-        if isinstance(probe, Refusal):
-            return None
-        return probe.rsplit("/", 1)[0] if "/" in probe else ""
-
     def _list(self, folder: str) -> EditorReply:
-        """Two levels of ``folder``, each folder opened without following a link: a folder swapped for a link
-        after its path was checked is refused (or, one level down, shown empty), never listed."""
+        """Two levels of ``folder``; the store opens each folder without following a link, so a folder swapped
+        for a link after its path was checked is refused (or, one level down, shown empty), never listed."""
         entries: list[str] = []
         try:
-            with Tree(self.workspace.root) as tree:
-                for name, kind in _entries(tree, folder):
-                    entries.append(name + ("/" if kind is Kind.FOLDER else ""))
-                    if kind is not Kind.FOLDER:
-                        continue
-                    with contextlib.suppress(OSError):
-                        entries += [f"{name}/{inner}{'/' if inner_kind is Kind.FOLDER else ''}"
-                                    for inner, inner_kind in _entries(tree, f"{folder}/{name}" if folder else name)]
+            for name, is_dir in self.store.entries(folder):
+                entries.append(name + ("/" if is_dir else ""))
+                if not is_dir:
+                    continue
+                with contextlib.suppress(OSError):
+                    entries += [f"{name}/{inner}{'/' if inner_dir else ''}"
+                                for inner, inner_dir in self.store.entries(f"{folder}/{name}" if folder else name)]
         except OSError as error:
             return EditorReply(f"Error: {folder or 'the project root'} cannot be listed ({describe(error)}).", False)
         shown = entries[:MAX_LISTED]
@@ -140,7 +108,7 @@ class TextEditor:
                            f"{listing}{more}\n", True)
 
     def _missing(self, path: str) -> EditorReply:
-        suggestions = closest_paths(path, walk_files(self.workspace.root))
+        suggestions = closest_paths(path, self.store.files())
         hint = (" Did you mean " + " or ".join(f"`{s}`" for s in suggestions) + "?") if suggestions else ""
         return EditorReply(f"Error: the file {path} does not exist.{hint}", False)
 
@@ -198,59 +166,45 @@ class TextEditor:
     def undo(self, path: str | None = None, *, only: Collection[str] | None = None) -> EditorReply:
         """Undo the most recent edit run; with ``path`` (`undo_edit`), only if that run changed the file; with
         ``only``, only if it is one of those runs."""
-        if not self.workspace.has_journal():
-            return EditorReply("Error: there is nothing to undo.", False)
-        with self.workspace.lock(wait=self._lock_wait):
-            if path is not None:
-                refused = self._other_file(path)
-                if refused is not None:
-                    return refused
-            outcome = self.workspace.undo(only=only)
+        outcome = self.session.undo(runs=only, refuse=(lambda: self._other_file(path)) if path is not None else None)
         if not outcome.ok:
             return EditorReply(f"Error: {outcome.message}", False, not_ours=outcome.not_ours)
         return EditorReply(outcome.message or "Undid the last edit.", True)
 
-    def _other_file(self, path: str) -> EditorReply | None:
+    def _other_file(self, path: str) -> str | None:
         """Why `undo_edit` of ``path`` would undo something else, if it would."""
-        rel = self.workspace.resolve(path)
+        rel = self.store.resolve(path)
         if isinstance(rel, Refusal):
-            return EditorReply(f"Error: {rel.reason}", False)
-        paths = self.workspace.next_undo_paths()
+            return rel.reason
+        paths = self.store.next_undo_paths()
         if paths is None:
-            return EditorReply("Error: there is nothing to undo.", False)
+            return "there is nothing to undo."
         if rel not in paths:
-            return EditorReply(f"Error: the most recent edit changed {', '.join(paths)}, not {rel}; `undo_edit` "
-                               "only takes back the most recent edit.", False)
+            return (f"the most recent edit changed {', '.join(paths)}, not {rel}; `undo_edit` only takes back the most "
+                    "recent edit.")
         return None
 
     def _locked(self, path: str, write: Callable[[FileSnapshot], EditorReply]) -> EditorReply:
-        with self.workspace.lock(wait=self._lock_wait):
-            interrupted = self.workspace.interrupted_run()
+        with self.store.lock(wait=self.session.options.lock_wait):
+            interrupted = self.store.interrupted_run()
             if interrupted is not None:
                 return EditorReply(f"Error: a previous edit was interrupted (journal run {interrupted}); nothing can "
                                    "be written until it is undone (`undo`).", False)
-            snapshot = self.workspace.read(path)
+            snapshot = self.store.read(path)
             if isinstance(snapshot, Refusal):
                 return EditorReply(f"Error: {snapshot.reason}", False)
             return write(snapshot)
 
     def _commit(self, snapshot: FileSnapshot, text: str, block: EditBlock, span: tuple[int | None, int | None],
                 summary: str) -> EditorReply:
-        created = not snapshot.exists
-        diff = FileDiff(snapshot.rel, created, unified_diff(snapshot.rel, snapshot.text, text), snapshot.text, text,
-                        snapshot.encoding)
-        outcome = self.workspace.commit([PlannedWrite(snapshot, text)])
-        if not outcome.written:
-            why = (f"{snapshot.rel} changed on disk while it was being edited; nothing was written, try again"
-                   if outcome.changed_on_disk else outcome.error)
-            failed = EditResult(block, Status.FAILED, why, Reason.CHANGED_ON_DISK if outcome.changed_on_disk
-                                else Reason.WRITE_FAILED, file=snapshot.rel)
-            return EditorReply(f"Error: {why}", False, ApplyResult((failed,), (), (), (), (diff,), False))
-        applied = EditResult(block, Status.APPLIED, "", Reason.NONE, span[0], span[1], "exact", 1.0,
+        """Write the decided text through the session (the lock is held), as a one-block run `undo` takes back."""
+        reader = StoreReader(self.store)
+        reader.snapshots[snapshot.rel] = snapshot
+        applied = EditResult(block, Status.APPLIED, "", ResultCode.NONE, span[0], span[1], "exact", 1.0,
                              file=snapshot.rel)
-        result = ApplyResult((applied,), () if created else (snapshot.rel,), (snapshot.rel,) if created else (), (),
-                             (diff,), True, notes=(outcome.git_error,) if outcome.git_error else (),
-                             run_id=outcome.run_id)
+        result = self.session.commit(Plan((applied,), (FilePlan(snapshot.rel, snapshot.text, text),)), reader)
+        if not result.written:
+            return EditorReply(f"Error: {result.results[0].reason}", False, result)
         return EditorReply(summary, True, result)
 
 
@@ -266,12 +220,6 @@ def as_edit(found: LineEdit | Occurrences, path: str) -> Decided:
     return EditorReply(f"Error: `old_str` occurs {len(lines)}{more} times in {path} (starting at lines {listed}); "
                        "it must occur exactly once. Include more of the surrounding text so it matches one place.",
                        False)
-
-
-def _entries(tree: Tree, folder: str) -> list[tuple[str, Kind]]:
-    """The visible entries of ``folder`` (none if it is gone); OSError if it cannot be read or is now a link."""
-    fd = tree.folder(folder)
-    return [] if fd is None else [(name, kind) for name, kind in scan(fd) if not name.startswith(".")]
 
 
 def _text(lines: tuple[str, ...] | list[str]) -> str:

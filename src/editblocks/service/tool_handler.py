@@ -5,9 +5,11 @@ One handler serves every tool of `editblocks.tools`: Anthropic's text editor
 operation of the Responses API), `apply_edits` / `check_edits` (an answer in
 any format) and `undo`. A call never raises for what the model sent: missing
 or mistyped arguments, unknown tools and refused paths come back as an error
-reply the model can act on. Every write is the workspace's (atomic, journaled,
-inside the root), and `undo` takes back only the handler's own runs: a run the
-user made meanwhile (with `editblocks apply`, say) is not the model's to undo.
+reply the model can act on. Every call goes through the service's
+`EditSession` (the same options, planner, commit and feedback as `apply`), so
+every write is the store's (atomic, journaled, inside the root), and `undo`
+takes back only the handler's own runs: a run the user made meanwhile (with
+`editblocks apply`, say) is not the model's to undo.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from editblocks.errors import ArgumentError, WorkspaceError
-from editblocks.model import ApplyResult, BlockKind, EditBlock, Format, ParseResult, Policy, Reason, Status
-from editblocks.parsing.stream import parse
+from editblocks.model import ApplyResult, BlockKind, EditBlock, Format, ParseResult, Policy, ResultCode, Status
 from editblocks.plan.guards import text_refusal
-from editblocks.report.feedback import feedback_message, reply_format
-from editblocks.service.apply import LOCK_WAIT_SECONDS, apply
+from editblocks.service.options import ApplyOptions
+from editblocks.service.results import clean
+from editblocks.service.session import EditSession
 from editblocks.service.text_editor import Decided, EditorReply, TextEditor, as_edit
 from editblocks.tools.definitions import (
     APPLY_EDITS,
@@ -40,7 +42,7 @@ from editblocks.tools.definitions import (
     view_range_argument,
 )
 from editblocks.tools.text_editor import Occurrences, normalized, replace_once
-from editblocks.workspace.workspace import Workspace
+from editblocks.workspace.store import FileStore
 
 
 @dataclass(frozen=True)
@@ -59,23 +61,32 @@ class ToolReply:
 class ToolHandler:
     """Runs tool calls inside ``root``, which the model never chooses.
 
-    ``policy``, ``fuzzy``, ``first_match`` and ``git_add`` mean what they mean
-    for `editblocks.apply`, for the tools that apply answers and patches.
-    `undo` (and `undo_edit`) take back only runs this handler made, unless
-    ``undo_any_run``; ``door`` names the handler in the refusal, and
-    ``undo_hint`` tells how to lift the limit where it is started.
+    ``options`` mean what they mean for `editblocks apply` (``format`` is the default of `apply_edits`);
+    ``store`` runs the calls on a store of the caller's (a `MemoryStore`) instead of the files under ``root``.
+    The keywords ``policy``, ``fuzzy``, ``first_match``, ``strict``, ``git_add``, ``lock_wait`` and
+    ``known_files`` are the older spelling of ``options`` and set the same fields. `undo` (and `undo_edit`)
+    take back only runs this handler made, unless ``undo_any_run``; ``door`` names the handler in the refusal,
+    and ``undo_hint`` tells how to lift the limit where it is started.
     """
 
-    def __init__(self, root: str | os.PathLike[str], *, policy: Policy | str | None = None, fuzzy: bool = False,
-                 first_match: bool = False, git_add: bool = False, lock_wait: float = LOCK_WAIT_SECONDS,
-                 known_files: Collection[str] | None = None, undo_any_run: bool = False,
-                 door: str = "this tool handler", undo_hint: str = "ToolHandler(undo_any_run=True) lifts that") -> None:
-        self.workspace = Workspace(root)
-        self.root = self.workspace.root
-        self._options: dict[str, Any] = {"policy": policy, "fuzzy": fuzzy, "first_match": first_match,
-                                         "lock_wait": lock_wait, "known_files": known_files}
-        self._git_add = git_add
-        self._editor = TextEditor(self.workspace, lock_wait=lock_wait)
+    def __init__(self, root: str | os.PathLike[str] | None = None, *, options: ApplyOptions | None = None,
+                 store: FileStore | None = None, policy: Policy | str | None = None, fuzzy: bool | None = None,
+                 first_match: bool | None = None, strict: bool | None = None, git_add: bool | None = None,
+                 lock_wait: float | None = None, known_files: Collection[str] | None = None,
+                 undo_any_run: bool = False, door: str = "this tool handler",
+                 undo_hint: str = "ToolHandler(undo_any_run=True) lifts that") -> None:
+        options = (options or ApplyOptions()).updated({
+            "on_failure": policy, "fuzzy": fuzzy, "first_match": first_match, "strict": strict, "git_add": git_add,
+            "lock_wait": lock_wait, "known_files": tuple(known_files) if known_files is not None else None})
+        if store is not None:
+            self.session = EditSession(store, options)
+        elif root is not None:
+            self.session = EditSession.on_disk(root, options)
+        else:
+            raise TypeError("ToolHandler needs a root or a store")
+        self.workspace = self.session.store
+        self.root = getattr(self.workspace, "root", root)
+        self._editor = TextEditor(self.session)
         self._undo_any_run = undo_any_run
         self._door = door
         self._undo_hint = undo_hint
@@ -150,14 +161,14 @@ class ToolHandler:
         terminated = old if old.endswith("\n") else old + "\n"
         replacement = new if new.endswith("\n") or not new else new + "\n"
         block = EditBlock(path, "", terminated, replacement, "", BlockKind.EDIT, Format.DIFF, 1)
-        result = apply([block], self.root, git_add=self._git_add, **self._options)
+        result = self.session.apply([block])
         outcome = result.results[0]
         where = f"lines {outcome.start_line}–{outcome.end_line}"
         if outcome.status is Status.APPLIED:
             return ToolReply(f"`old_str` does not occur in {outcome.path} as written; read as whole lines it was "
                              f"found at {where} ({outcome.reason or outcome.strategy}; strategy: {outcome.strategy}) "
                              "and those lines were replaced.", True, result)
-        if outcome.code is Reason.ALREADY_APPLIED:
+        if outcome.code is ResultCode.ALREADY_APPLIED:
             return ToolReply(f"Nothing changed: {outcome.reason}.", True, result)
         detail = outcome.reason.removeprefix(f"the old text was not found in {outcome.path}").lstrip("; ")
         text = f"Error: `old_str` was not found in {outcome.path}" + (f"; {detail}." if detail else ".")
@@ -178,12 +189,11 @@ class ToolHandler:
 
     def _apply_edits(self, args: Mapping[str, Any], *, dry_run: bool) -> ToolReply:
         answer = text_argument(args, "edits")
-        requested = text_argument(args, "format", required=False, default=Format.AUTO.value)
+        requested = text_argument(args, "format", required=False, default=self.session.options.format.value)
         if requested not in {fmt.value for fmt in Format}:
             raise ArgumentError(f"`format` must be one of {', '.join(fmt.value for fmt in Format)}, not "
                                 f"{requested!r}")
-        parsed = parse(answer, format=requested)
-        return self._run(answer, parsed, dry_run=dry_run)
+        return self._run(answer, self.session.parse(answer, requested), dry_run=dry_run)
 
     def _apply_patch(self, args: Mapping[str, Any]) -> ToolReply:
         operation = args.get("operation")
@@ -196,19 +206,17 @@ class ToolHandler:
             if not patch:
                 raise ArgumentError("the argument `input` (the patch, `*** Begin Patch` to `*** End Patch`) is "
                                     "missing")
-        return self._run(patch, parse(patch, format=Format.V4A), dry_run=False)
+        return self._run(patch, self.session.parse(patch, Format.V4A), dry_run=False)
 
     def _run(self, answer: str, parsed: ParseResult, *, dry_run: bool) -> ToolReply:
-        result = apply(parsed, self.root, dry_run=dry_run, git_add=self._git_add and not dry_run, **self._options)
-        message = feedback_message(result, format=reply_format(answer, parsed))
+        result = self.session.preview(parsed) if dry_run else self.session.apply(parsed)
+        message = self.session.feedback(result, answer, parsed)
         changed = [*(f"{path} (created)" for path in result.files_created), *result.files_modified,
                    *(f"{path} (deleted)" for path in result.files_deleted),
                    *(f"{old} (renamed to {new})" for old, new in result.files_renamed)]
         if changed and not dry_run and result.written:
             message += "\nFiles changed: " + ", ".join(changed) + "."
-        ok = bool(result.results) and all(r.status is Status.APPLIED or r.code is Reason.ALREADY_APPLIED
-                                          for r in result.results) and not parsed.errors
-        return ToolReply(message, ok, result)
+        return ToolReply(message, clean(result) and not parsed.errors, result)
 
 
 def _refused(path: str, old: str, new: str) -> ToolReply | None:

@@ -1,12 +1,12 @@
-"""`undo`: take back the last `apply` under a root, holding the workspace lock as `apply` does."""
+"""`undo`: take back the last `apply` under a root, through the session, holding the workspace lock as `apply` does."""
 
 from __future__ import annotations
 
 import os
 
-from editblocks.service.apply import LOCK_WAIT_SECONDS
+from editblocks.service.options import LOCK_WAIT_SECONDS, ApplyOptions
+from editblocks.service.session import EditSession
 from editblocks.workspace.undo import UndoOutcome
-from editblocks.workspace.workspace import Workspace
 
 
 def undo(root: str | os.PathLike[str], *, force: bool = False, lock_wait: float = LOCK_WAIT_SECONDS) -> UndoOutcome:
@@ -17,8 +17,4 @@ def undo(root: str | os.PathLike[str], *, force: bool = False, lock_wait: float 
     created to find that out. Raises `WorkspaceBusy` if another process holds the workspace longer than
     ``lock_wait`` seconds and `WorkspaceError` if the root or its journal cannot be used, as `apply` does.
     """
-    workspace = Workspace(root)
-    if not workspace.has_journal():
-        return UndoOutcome((), (), (), "nothing to undo", ok=False)
-    with workspace.lock(wait=lock_wait):
-        return workspace.undo(force=force)
+    return EditSession.on_disk(root, ApplyOptions(lock_wait=lock_wait)).undo(force=force)

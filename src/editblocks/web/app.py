@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from editblocks.web.guard import TokenGate
-from editblocks.web.review import ReviewSession
+from editblocks.web.review import ReviewState
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 16 << 20  # a pasted answer larger than this is refused (the command line's own limit is similar)
@@ -36,7 +36,7 @@ KEEP_ALIVE_SECONDS = 15.0
 _TEMPLATES = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
 
 
-def create_app(session: ReviewSession, token: str, stopping: threading.Event) -> TokenGate:
+def create_app(session: ReviewState, token: str, stopping: threading.Event) -> TokenGate:
     """The application for one session, behind the token gate; its event streams end once ``stopping`` is set."""
 
     async def page(request: Request) -> HTMLResponse:
@@ -97,7 +97,7 @@ class BadRequest(Exception):
         self.status = status
 
 
-def _action(session: ReviewSession, run: Any) -> Any:
+def _action(session: ReviewState, run: Any) -> Any:
     """A POST handler: a JSON object in (at most `MAX_BODY` bytes), the new view out."""
 
     async def handler(request: Request) -> Response:
@@ -141,7 +141,7 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _view_response(session: ReviewSession) -> Response:
+def _view_response(session: ReviewState) -> Response:
     return Response(session.view_json()[1], media_type="application/json")
 
 
@@ -150,7 +150,7 @@ def _script_safe(data: str) -> str:
     return data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-async def _event_stream(session: ReviewSession, since: int, stopping: threading.Event) -> AsyncIterator[str]:
+async def _event_stream(session: ReviewState, since: int, stopping: threading.Event) -> AsyncIterator[str]:
     """The view each time it changes (changes made while one is sent are coalesced into the next)."""
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()

@@ -6,8 +6,10 @@ while an answer streams, `decide`, `apply`, `undo`. Every change bumps a
 version and wakes the listeners (the page's event streams); the page's view
 of the state is built once per version, on demand.
 
-Applying goes through `editblocks.apply` with the accepted blocks only, so it
-is the ordinary planner and workspace: atomic, journaled, inside the root.
+Everything runs through the service's `EditSession`: a block's verdict comes
+from its live planner as soon as the block ends (the verdict `ask` shows in
+the terminal), and Apply writes the accepted blocks only, through the
+ordinary planner and workspace: atomic, journaled, inside the root.
 """
 
 from __future__ import annotations
@@ -15,15 +17,17 @@ from __future__ import annotations
 import json
 import os
 import threading
+import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from editblocks.errors import WorkspaceError
 from editblocks.model import ApplyResult, EditResult, Format, ParseResult
-from editblocks.service.apply import LOCK_WAIT_SECONDS, apply
+from editblocks.service.options import ApplyOptions
+from editblocks.service.session import EditSession
 from editblocks.web.answer import AnswerFeed
 from editblocks.web.view import BlockOutcome, Outcome, build_view
-from editblocks.workspace import Workspace, WorkspaceError
 
 Listener = Callable[[], None]
 
@@ -36,21 +40,36 @@ class _Run:
     result: ApplyResult
 
 
-class ReviewSession:
-    """The review of one answer at a time against the files under ``root``; safe to call from any thread."""
+class ReviewState:
+    """The review of one answer at a time against the files under ``root``; safe to call from any thread.
 
-    def __init__(self, root: str | os.PathLike[str], *, format: Format | str = Format.AUTO,
-                 apply_options: Mapping[str, Any] | None = None) -> None:
-        """``apply_options`` are passed to every `editblocks.apply` (policy, fuzzy, strict, first_match, git_add...)."""
-        self._options = dict(apply_options or {})
-        self.workspace = Workspace(root)  # raises WorkspaceError for a root that is not a usable folder
-        self.root = str(self.workspace.root)
-        self._format = Format(format)
+    ``options`` say how the answer is read and applied (the same options as `editblocks apply`); ``format``,
+    when given, overrides their format. ``session`` runs the review on a store of the caller's (a `MemoryStore`)
+    instead of the files under ``root``. ``apply_options`` (a mapping) is the deprecated spelling of ``options``.
+    """
+
+    def __init__(self, root: str | os.PathLike[str] | None = None, *, format: Format | str | None = None,
+                 options: ApplyOptions | None = None, apply_options: Mapping[str, Any] | None = None,
+                 session: EditSession | None = None) -> None:
+        if options is None:
+            options = ApplyOptions.from_mapping(apply_options or {})
+        if format is not None:
+            options = replace(options, format=Format(format))
+        if session is None:
+            if root is None:
+                raise TypeError("ReviewState needs a root or a session")
+            session = EditSession.on_disk(root, options)  # raises WorkspaceError for a root that is not a folder
+        else:
+            session = EditSession(session.store, options)
+        self.session = session
+        self.workspace = session.store
+        self.root = str(getattr(session.store, "root", root))
+        self._format = options.format
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._version = 0
         self._cached: tuple[int, str] | None = None
-        self._answer = AnswerFeed(self._format)
+        self._answer = AnswerFeed(session.live(self._format))
         self._answer.close()
         self._rejected: set[int] = set()
         self._preview: _Run | None = None
@@ -153,7 +172,7 @@ class ReviewSession:
                 self._changed()
                 return None
             try:
-                result = apply(self._edits(indexes), self.root, **self._options)
+                result = self.session.apply(self._edits(indexes))
             except WorkspaceError as error:
                 self._message = f"nothing written: {error}"
                 self._changed()
@@ -196,8 +215,7 @@ class ReviewSession:
                 return False
             mine = self._applied.result.run_id if self._applied is not None else None
             try:
-                with self.workspace.lock(wait=LOCK_WAIT_SECONDS):
-                    outcome = self.workspace.undo(only=None if newest else {mine} if mine else set())
+                outcome = self.session.undo(runs=None if newest else {mine} if mine else set())
             except WorkspaceError as error:
                 self._message = f"nothing undone: {error}"
                 self._changed()
@@ -251,7 +269,7 @@ class ReviewSession:
     # --- inside -----------------------------------------------------------------------------------------------
 
     def _reset(self, format: Format | None = None) -> None:
-        self._answer = AnswerFeed(format or self._format)
+        self._answer = AnswerFeed(self.session.live(format or self._format))
         self._rejected = set()
         self._preview = None
         self._applied = None
@@ -276,7 +294,7 @@ class ReviewSession:
         if not indexes:
             return None
         try:
-            return _Run(indexes, apply(self._edits(indexes), self.root, **{**self._options, "dry_run": True}))
+            return _Run(indexes, self.session.preview(self._edits(indexes)))
         except WorkspaceError as error:
             self._message = f"cannot read the files: {error}"
             return None
@@ -284,17 +302,25 @@ class ReviewSession:
     def _view(self) -> dict[str, Any]:
         blocks = self._answer.blocks()
         run = self._applied or self._preview
-        results: dict[int, EditResult] = dict(zip(run.indexes, run.result.results)) if run else {}
+        if run is not None:
+            results: dict[int, EditResult] = dict(zip(run.indexes, run.result.results))
+        else:  # still arriving (or nothing accepted): each block's live verdict, given the moment it ended
+            verdicts = self._answer.verdicts
+            results = {i: verdicts[block] for i, block in enumerate(blocks) if block in verdicts}
         outcomes = [BlockOutcome(block, results.get(i), i not in self._rejected) for i, block in enumerate(blocks)]
+        result = run.result if run else None
+        streaming = not self._answer.closed
+        feedback = "" if result is None or streaming or result.ok else \
+            self.session.feedback(result, self._answer.text, self._answer.result())
         outcome = Outcome(
-            answer=self._answer, blocks=outcomes, result=run.result if run else None,
-            applied=self._applied is not None, streaming=not self._answer.closed,
-            message=self._message, version=self._version, locked=bool(self._broken), newest_run=self._newest_run,
+            answer=self._answer, blocks=outcomes, result=result, applied=self._applied is not None,
+            streaming=streaming, message=self._message, version=self._version, locked=bool(self._broken),
+            feedback=feedback, newest_run=self._newest_run,
         )
         return build_view(outcome, self._read)
 
     def _read(self, path: str) -> str | None:
-        snapshot = self.workspace.read(path)
+        snapshot = self.session.store.read(path)
         return getattr(snapshot, "text", None)
 
     def _changed(self) -> None:
@@ -308,3 +334,10 @@ def _files_written(result: ApplyResult) -> int:
     if not result.written:
         return 0
     return len(result.paths_changed) - len(result.files_renamed)  # a rename is one file written, not two
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ReviewSession":  # the old name, kept for one minor version
+        warnings.warn("ReviewSession is deprecated: use ReviewState", DeprecationWarning, stacklevel=2)
+        return ReviewState
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,7 +17,7 @@ from types import TracebackType
 import uvicorn
 
 from editblocks.web.app import create_app
-from editblocks.web.review import ReviewSession
+from editblocks.web.review import ReviewState
 
 HOST = "127.0.0.1"
 START_TIMEOUT_SECONDS = 10.0
@@ -26,7 +26,7 @@ START_TIMEOUT_SECONDS = 10.0
 class ReviewServer:
     """The page for ``session`` at `url`, from `start` (or ``with``) until `stop`."""
 
-    def __init__(self, session: ReviewSession, *, port: int = 0) -> None:
+    def __init__(self, session: ReviewState, *, port: int = 0) -> None:
         self.session = session
         self.token = secrets.token_urlsafe(24)
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

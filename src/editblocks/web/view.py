@@ -42,6 +42,7 @@ class Outcome:
     message: str
     version: int
     locked: bool = False  # an answer that broke off: shown, never applied
+    feedback: str = ""  # the service's message for the model about ``result`` ("" when there is nothing to say)
     newest_run: str | None = None  # a newer run made elsewhere, which only "Undo newest run" takes back
 
 
@@ -70,7 +71,7 @@ def build_view(outcome: Outcome, read: Reader) -> dict[str, Any]:
             "notes": [printable(str(d)) for d in outcome.answer.result().diagnostics]
             + [f"suggested shell command (not run): {printable(s.command)}" for s in outcome.answer.result().shell],
         },
-        "feedback": _feedback(outcome),
+        "feedback": outcome.feedback,
     }
 
 
@@ -273,12 +274,3 @@ def _partial(slot: BlockSlot) -> dict[str, Any]:
     rows = block_rows(sections.get("leading", ""), sections.get("old", ""), sections.get("new", ""),
                       sections.get("trailing", ""), lexer_for(path))
     return {"t": "partial", "path": printable(path), "line": slot.line, "rows": rows}
-
-
-def _feedback(outcome: Outcome) -> str:
-    result = outcome.result
-    if result is None or outcome.streaming or result.ok:
-        return ""
-    from editblocks.report.feedback import feedback_message, reply_format
-
-    return feedback_message(result, format=reply_format(outcome.answer.text, outcome.answer.result()))

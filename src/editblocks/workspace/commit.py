@@ -16,8 +16,9 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from editblocks.errors import GitError, NoWorkTree
 from editblocks.workspace.dirfd import Tree, describe, owner_of, remove_entry, replace_entry, split, write_new_file
-from editblocks.workspace.git import GitError, NoWorkTree, stage
+from editblocks.workspace.git import stage
 from editblocks.workspace.journal import Journal
 from editblocks.workspace.reading import FileSnapshot, Reader, codec_for
 from editblocks.workspace.records import JournalEntry, Run, RunState, fingerprint

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from editblocks.errors import GitError, NoWorkTree
+
 if TYPE_CHECKING:
     import subprocess
 
@@ -31,14 +33,6 @@ GIT_TIMEOUT_SECONDS = 60.0
 HOOKS_OFF = ("-c", "core.hooksPath=/dev/null")
 """Options that make a git command find no hook to run (`commit --no-verify` alone still runs post-commit)."""
 _ENTRY = re.compile(r"[0-7]{6} [0-9a-f]{40}(?:[0-9a-f]{24})? [0-3]")  # `mode object stage` (SHA-1 or SHA-256)
-
-
-class GitError(Exception):
-    """A git command failed; the message is git's own."""
-
-
-class NoWorkTree(GitError):
-    """git is not installed, or the root is not inside a git work tree: there is nothing to stage."""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from editblocks.workspace.git import HOOKS_OFF, GitError, _git, _work_tree
+from editblocks.errors import GitError
+from editblocks.workspace.git import HOOKS_OFF, _git, _work_tree
 
 SUBJECT_CHARS = 72
 

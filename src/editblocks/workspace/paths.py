@@ -23,6 +23,7 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -81,6 +82,31 @@ def resolve_path(root: Path, path: str, *, root_aliases: tuple[Path, ...] = ()) 
     ``root_aliases`` are other absolute spellings of the root (as the user typed
     it, before symlinks were resolved) under which an absolute path is accepted.
     """
+    parts = checked_parts(path, lambda absolute: _strip_root(absolute, (root, *root_aliases)),
+                          lambda parts: os.path.lexists(root.joinpath(*parts)), root)
+    if isinstance(parts, Refusal):
+        return parts
+    try:
+        real = Path(os.path.realpath(root.joinpath(*parts))).relative_to(root).parts
+    except ValueError:
+        return refusal(path, RefusalCode.OUTSIDE_ROOT, "leads outside the project root through a symlink")
+    except OSError as error:  # a folder on the way changed while it was being resolved
+        return refusal(path, RefusalCode.UNREADABLE, f"could not be resolved ({error.strerror or error})")
+    if not real:
+        return refusal(path, RefusalCode.DIRECTORY, "leads to the project root itself through a symlink")
+    problem = _forbidden(real) or _inspect(root, real)
+    if problem is not None:
+        return refusal(path, *problem)
+    return "/".join(real)
+
+
+def checked_parts(path: str, inside: Callable[[str], str | None], exists: Callable[[list[str]], bool],
+                  root: Path = Path("/")) -> list[str] | Refusal:
+    """What the text of ``path`` alone says: its components inside the root, or why it may not be used.
+
+    ``inside`` gives the part of an absolute path below the root (None: outside it); ``exists`` whether the
+    project already holds a path (a disguised name is only refused for a new file); ``root`` bounds its length.
+    """
     if not path:
         return Refusal(path, RefusalCode.INVALID_PATH, "refused: the file path is empty")
     if any(unicodedata.category(char) == "Cc" for char in path):
@@ -96,10 +122,10 @@ def resolve_path(root: Path, path: str, *, root_aliases: tuple[Path, ...] = ()) 
         return refusal(path, RefusalCode.INVALID_PATH, "cannot be encoded as a file name on this system")
     names_folder = slashed.endswith("/")
     if slashed.startswith("/"):
-        inside = _strip_root(slashed, (root, *root_aliases))
-        if inside is None:
+        below = inside(slashed)
+        if below is None:
             return refusal(path, RefusalCode.OUTSIDE_ROOT, "is an absolute path outside the project root")
-        slashed = inside
+        slashed = below
     parts = _normalise(slashed)
     if parts is None:
         return refusal(path, RefusalCode.OUTSIDE_ROOT, "resolves outside the project root")
@@ -110,23 +136,11 @@ def resolve_path(root: Path, path: str, *, root_aliases: tuple[Path, ...] = ()) 
         problem = (RefusalCode.DIRECTORY, "ends with `/`, so it names a folder, not a file")
     if problem is None:
         problem = _disguised(parts)
-        if problem is not None and os.path.lexists(root.joinpath(*parts)):
+        if problem is not None and exists(parts):
             problem = None  # the project really has this name: editing it is no disguise
     if problem is not None:
         return refusal(path, *problem)
-
-    try:
-        real = Path(os.path.realpath(root.joinpath(*parts))).relative_to(root).parts
-    except ValueError:
-        return refusal(path, RefusalCode.OUTSIDE_ROOT, "leads outside the project root through a symlink")
-    except OSError as error:  # a folder on the way changed while it was being resolved
-        return refusal(path, RefusalCode.UNREADABLE, f"could not be resolved ({error.strerror or error})")
-    if not real:
-        return refusal(path, RefusalCode.DIRECTORY, "leads to the project root itself through a symlink")
-    problem = _forbidden(real) or _inspect(root, real)
-    if problem is not None:
-        return refusal(path, *problem)
-    return "/".join(real)
+    return parts
 
 
 def reaches_through_link(root: Path, path: str, canonical: str, *, root_aliases: tuple[Path, ...] = ()) -> bool:

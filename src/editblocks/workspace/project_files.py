@@ -13,16 +13,13 @@ import stat
 import sys
 from pathlib import Path
 
+from editblocks.errors import KnownFilesError
 from editblocks.workspace.dirfd import Kind, Tree
 
 GIT_TIMEOUT_SECONDS = 30
 MAX_WALKED_FILES = 20_000
 """A walk for suggestions stops here: a huge tree must not make a failed block slow."""
 _SKIPPED_FOLDERS = frozenset({".git", ".editblocks"})
-
-
-class KnownFilesError(Exception):
-    """The list of known files could not be read; the message says why, in one line."""
 
 
 def read_known_files(source: str, root: str | os.PathLike[str]) -> list[str]:

@@ -51,7 +51,9 @@ class FileSnapshot:
 
 
 @dataclass(frozen=True)
-class _Undecodable:
+class Undecodable:
+    """Why a file's bytes are not text editblocks edits."""
+
     code: RefusalCode
     why: str
 
@@ -84,8 +86,8 @@ class Reader:
         if current is None:
             return FileSnapshot(rel, exists=False, text=None, encoding="utf-8", fingerprint=None, mode=None)
         raw, status = current
-        decoded = _decode(raw)
-        if isinstance(decoded, _Undecodable):
+        decoded = decode(raw)
+        if isinstance(decoded, Undecodable):
             return refusal(path, decoded.code, decoded.why)
         text, encoding = decoded
         if not status.st_mode & _WRITE_BITS:
@@ -94,32 +96,32 @@ class Reader:
         return FileSnapshot(rel, True, text, encoding, fingerprint(raw), stat.S_IMODE(status.st_mode))
 
 
-def _decode(raw: bytes) -> tuple[str, str] | _Undecodable:
+def decode(raw: bytes) -> tuple[str, str] | Undecodable:
     """Text and encoding name of a file's bytes, chosen so that encoding the text gives ``raw`` back."""
     if raw.startswith(_UTF32_BOMS):
-        return _Undecodable(RefusalCode.ENCODING, "is UTF-32 text, which editblocks does not edit")
+        return Undecodable(RefusalCode.ENCODING, "is UTF-32 text, which editblocks does not edit")
     encoding = next((name for name in _BOM_ORDER if raw.startswith(ENCODINGS[name][0])), "utf-8")
     bom, codec = ENCODINGS[encoding]
     if codec == "utf-8" and (nul := raw.find(b"\0")) != -1:
-        return _Undecodable(
+        return Undecodable(
             RefusalCode.BINARY, f"looks like a binary file (NUL byte at offset {nul}); editblocks only edits text"
         )
     try:
         text = raw[len(bom) :].decode(codec)
     except UnicodeDecodeError as error:
         offset = len(bom) + error.start
-        return _Undecodable(
+        return Undecodable(
             RefusalCode.ENCODING,
             f"is not valid {codec.upper()} (first bad byte 0x{raw[offset]:02X} at offset {offset}); "
             "it may be Latin-1 or another legacy encoding, so editblocks leaves it untouched",
         )
     if codec != "utf-8" and (nul := text.find("\0")) != -1:
-        return _Undecodable(
+        return Undecodable(
             RefusalCode.BINARY,
             f"looks like a binary file (NUL character at position {nul}); editblocks only edits text",
         )
     if "\n" not in text and "\r" in text.rstrip("\r"):
-        return _Undecodable(
+        return Undecodable(
             RefusalCode.ENCODING,
             "breaks its lines with a bare CR (classic Mac OS line endings), which editblocks does not edit; "
             "convert it to LF or CRLF first",

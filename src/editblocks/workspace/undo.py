@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
+from editblocks.errors import GitError
 from editblocks.model import counted
 from editblocks.workspace.dirfd import Tree, describe
-from editblocks.workspace.git import GitError, unstage
+from editblocks.workspace.git import unstage
 from editblocks.workspace.journal import Journal
 from editblocks.workspace.reading import Reader
 from editblocks.workspace.records import DamagedRun, Run, RunState, UntrustedRun

@@ -30,15 +30,19 @@ from pathlib import Path
 
 from editblocks.errors import WorkspaceError
 from editblocks.workspace.commit import CommitOutcome, Committer, PlannedWrite
-from editblocks.workspace.dirfd import describe
+from editblocks.workspace.dirfd import Kind, Tree, describe, scan
 from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES, Journal
 from editblocks.workspace.lock import hold
-from editblocks.workspace.paths import Refusal
+from editblocks.workspace.paths import Refusal, RefusalCode
+from editblocks.workspace.project_files import walk_files
 from editblocks.workspace.reading import FileSnapshot, Reader
 from editblocks.workspace.records import Run, RunState, UntrustedRun
 from editblocks.workspace.undo import Undoer, UndoOutcome
 
 __all__ = ["Workspace"]
+
+_ROOT_SPELLINGS = frozenset({"", ".", "./", "/"})
+_PROBE = "editblocks-folder-probe"
 
 
 class Workspace:
@@ -75,6 +79,35 @@ class Workspace:
     def read(self, path: str) -> FileSnapshot | Refusal:
         """A snapshot of the file ``path`` names (or of its absence), or why it cannot be edited."""
         return self._reader.read(path)
+
+    def files(self) -> Sequence[str]:
+        """Up to `MAX_WALKED_FILES` files under the root, never through a link, `.git/` and the journal left out."""
+        return walk_files(self.root)
+
+    def folder(self, path: str) -> str | None:
+        """The folder ``path`` names inside the root (`""` for the root), or None when it names no folder.
+
+        The path checks are the files' own: a file name is resolved inside the
+        folder, so `..`, links leading out, `.git` and `.editblocks` are refused
+        exactly as they are for files.
+        """
+        if path.strip() in _ROOT_SPELLINGS or os.path.abspath(path) == str(self.root):
+            return ""
+        rel = self.resolve(path)
+        if not isinstance(rel, Refusal) or rel.code is not RefusalCode.DIRECTORY:
+            return None
+        probe = self.resolve(path.rstrip("/\\") + "/" + _PROBE)
+        if isinstance(probe, Refusal):
+            return None
+        return probe.rsplit("/", 1)[0] if "/" in probe else ""
+
+    def entries(self, folder: str) -> list[tuple[str, bool]]:
+        """The visible names in ``folder`` and whether each is a real folder (links are listed, never followed):
+        none if it is gone; OSError if it cannot be read or is now a link (it is opened without following one)."""
+        with Tree(self.root) as tree:
+            fd = tree.folder(folder)
+            return [] if fd is None else [(name, kind is Kind.FOLDER) for name, kind in scan(fd)
+                                          if not name.startswith(".")]
 
     def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False) -> CommitOutcome:
         """Write every planned file, or none of them.
