@@ -15,10 +15,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
+from local_http import LocalServer, direct_to_localhost, send_json
 
 
 @dataclass(frozen=True)
@@ -58,28 +59,16 @@ class ScriptedServer:
         self.api_key = api_key
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        server = self
+        self._http = LocalServer(self._take)
+        self.base_url = f"{self._http.url}/v1"
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("content-length", "0"))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                with server._lock:
-                    server.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
-                    step = server.script.pop(0) if server.script else Failure(500, "script exhausted")
-                if self.headers.get("authorization") != f"Bearer {server.api_key}":
-                    step = Failure(401, "Incorrect API key provided")
-                server._serve(self, step, body)
-
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._http.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self._http.server_address[1]}/v1"
-        self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
+    def _take(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
+        with self._lock:
+            self.requests.append({"path": handler.path, "headers": dict(handler.headers), "body": body})
+            step = self.script.pop(0) if self.script else Failure(500, "script exhausted")
+        if handler.headers.get("authorization") != f"Bearer {self.api_key}":
+            step = Failure(401, "Incorrect API key provided")
+        self._serve(handler, step, body)
 
     def _serve(self, handler: BaseHTTPRequestHandler, step: Step, body: dict[str, Any]) -> None:
         if isinstance(step, Stall):
@@ -87,14 +76,8 @@ class ScriptedServer:
             handler.close_connection = True
             return
         if isinstance(step, Failure):
-            data = json.dumps({"error": {"message": step.message, "type": "test", "code": None}}).encode()
-            handler.send_response(step.status)
-            handler.send_header("content-type", "application/json")
-            handler.send_header("content-length", str(len(data)))
-            for name, value in step.headers.items():
-                handler.send_header(name, value)
-            handler.end_headers()
-            handler.wfile.write(data)
+            send_json(handler, step.status, {"error": {"message": step.message, "type": "test", "code": None}},
+                      step.headers)
             return
         handler.send_response(200)
         handler.send_header("content-type", "text/event-stream")
@@ -117,12 +100,11 @@ class ScriptedServer:
         handler.wfile.flush()
 
     def start(self) -> ScriptedServer:
-        self._thread.start()
+        self._http.start()
         return self
 
     def stop(self) -> None:
-        self._http.shutdown()
-        self._http.server_close()
+        self._http.stop()
 
 
 def _events(answer: Answer, model: str) -> Iterator[str]:
@@ -156,8 +138,5 @@ def scripted(script: list[Step], api_key: str = "test-key") -> Iterator[Scripted
 def use_local_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
     """No proxy, no endpoint, model or key from the environment: every request goes to the scripted server on
     127.0.0.1, with the key the tests name in `--api-key-env TEST_KEY`."""
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
-                 "OPENAI_BASE_URL", "EDITBLOCKS_MODEL", "OPENAI_API_KEY"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    direct_to_localhost(monkeypatch, "OPENAI_BASE_URL", "EDITBLOCKS_MODEL", "OPENAI_API_KEY")
     monkeypatch.setenv("TEST_KEY", "test-key")

@@ -568,7 +568,7 @@ def test_guillemet_exact_match_applies(tmp_path):
 def test_guillemet_is_exact_only_by_default(tmp_path):
     make_tree(tmp_path, {"g.py": FUNC})
     result = single(run(tmp_path, guillemet("g.py", "def f():\n  a()\n  b()\n", "def f():\n  a()\n  c()\n")))
-    assert result.status is Status.FAILED and "Leading anchor not found" in result.reason
+    assert result.status is Status.FAILED and "leading anchor not found in g.py" in result.reason
     assert read(tmp_path, "g.py") == FUNC.encode()
 
 
@@ -623,9 +623,9 @@ def test_anchored_ambiguous_without_anchor(tmp_path):
 @pytest.mark.parametrize(
     ("leading", "old", "trailing", "message"),
     [
-        ("def  f():\n", "    a()\n", "    b()\n", "Leading anchor not found"),
-        ("def f():\n", "    a() \n", "    b()\n", "Old lines don't match content after anchor"),
-        ("def f():\n", "    a()\n", "    b() \n", "Trailing anchor not found after old lines"),
+        ("def  f():\n", "    a()\n", "    b()\n", "leading anchor not found in an.py"),
+        ("def f():\n", "    a() \n", "    b()\n", "old lines don't match content after anchor in an.py"),
+        ("def f():\n", "    a()\n", "    b() \n", "trailing anchor not found after old lines in an.py"),
     ],
     ids=["leading", "old", "trailing"],
 )

@@ -332,7 +332,14 @@ CREATE_SETTINGS = {"id": "call_1", "name": "str_replace_based_edit_tool",
                    "arguments": {"command": "create", "path": "settings.py", "file_text": "X = 0\n"}}
 
 
-def test_tool_calls_on_the_copy_see_project_files_that_were_not_given(project: Path) -> None:
+def at_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The confirmation is answered by a person at a terminal, who may say yes to files that were not given."""
+    monkeypatch.setattr("editblocks.cli.ask._stdin_is_terminal", lambda: True)
+
+
+def test_tool_calls_on_the_copy_see_project_files_that_were_not_given(project: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    at_a_terminal(monkeypatch)
     (project / "settings.py").write_text(SETTINGS)
     fix = {"id": "call_2", "name": "apply_patch", "arguments": {
         "input": "*** Begin Patch\n*** Update File: settings.py\n@@\n-X = 1\n+X = 2\n*** End Patch\n"}}
@@ -346,12 +353,24 @@ def test_tool_calls_on_the_copy_see_project_files_that_were_not_given(project: P
     assert (project / "settings.py").read_text() == "X = 2\n"
 
 
+def test_edit_calls_on_the_copy_see_the_file_they_name_by_file_path(project: Path) -> None:
+    (project / "settings.py").write_text(SETTINGS)
+    edit = {"id": "call_1", "name": "edit", "arguments": {"file_path": "settings.py", "old_string": "X = 1",
+                                                          "new_string": "X = 3"}}
+    with scripted([Answer("", tool_calls=(edit,)), Answer("Done.\n")]) as server:
+        result = run_ask(server.base_url, "--tools", input="y\n")
+    assert result.exit_code == 0, result.output
+    assert server.requests[1]["body"]["messages"][-1]["content"].startswith("Replaced the text at line 1")
+    assert (project / "settings.py").read_text() == "X = 3\n"
+
+
 def test_a_file_made_on_the_copy_that_the_project_gains_meanwhile_is_not_written(
         project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The copy reads through to the project, so a file the project has is never made on it; one the project
     gains while the calls run is caught when the copy is written: nothing is written."""
     from editblocks.tools import ToolHandler
 
+    at_a_terminal(monkeypatch)
     real = ToolHandler.call
 
     def call_then_the_project_gains_the_file(self: ToolHandler, name: str, input: object = None) -> object:

@@ -265,7 +265,9 @@ def test_cli_json_shape(mixed_cases: Path) -> None:
     assert data["totals"] == {"correct": 1, "refused-ok": 0, "missed": 0, "false-refusal": 0, "wrong": 1,
                               "misreported": 0, "error": 0}
     assert [case["name"] for case in data["cases"]] == ["bad", "good"]
-    assert set(data["cases"][0]) == {"name", "verdict", "detail", "seconds", "difference", "why"}
+    assert set(data["cases"][0]) == {"name", "verdict", "detail", "seconds", "difference", "why", "model", "format",
+                                     "code", "metadata"}
+    assert (data["cases"][0]["format"], data["cases"][0]["code"]) == ("diff", "files-differ")
     assert data["cases"][0]["verdict"] == "wrong" and data["cases"][0]["difference"]
 
 

@@ -287,7 +287,7 @@ def test_parse_lists_fifty_blocks_per_file_and_counts_the_rest():
     console = Console(file=io.StringIO(), width=120)
     console.print(parse_report(parse(answer)))
     out = console.file.getvalue()  # type: ignore[attr-defined]
-    assert out.count("edit, 1 → 1 lines") == 2 * SHOWN_PER_KIND
+    assert out.count("edit, 1 line → 1 line") == 2 * SHOWN_PER_KIND
     assert "… and 100 more like this: blocks for m0.py" in out and "… and 100 more like this: blocks for m1.py" in out
 
 

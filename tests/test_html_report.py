@@ -136,6 +136,44 @@ def test_control_characters_in_a_file_are_shown_not_passed_on(project):
     assert "-a␌b␛[2J = 1" in shown(page)
 
 
+LONG_REASON = ("the old text was not found in app/views.py; " + "the closest text differs in every word " * 9
+               + "and the path it names is " + "app/" + "deeply_nested_folder_" * 8 + "module.py")[:500]
+
+
+@pytest.mark.parametrize("width", [1280, 480])
+def test_a_long_reason_is_wrapped_inside_its_box_in_a_real_browser(project, browser, width):
+    """Reasons, diagnostics and notes wrap (a long path too, anywhere), each wrapped line under its own
+    indentation; a box never scrolls or cuts them off. Diffs keep their lines."""
+    assert len(LONG_REASON) == 500
+    result = run(project, ANSWER, dry_run=True)
+    results = tuple(replace(r, reason=LONG_REASON) if r.status.value == "failed" else r for r in result.results)
+    page_html = apply_html(replace(result, results=results, notes=(LONG_REASON,)))
+    assert_inert(page_html)
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    try:
+        page.set_content(page_html)
+        for heading in ("Blocks", "Notes"):
+            box = page.locator(f"h2:text-is('{heading}') + pre")
+            assert LONG_REASON in box.inner_text()
+            assert box.evaluate("e => e.scrollWidth <= e.clientWidth"), f"{heading}: cut off at the box's edge"
+        reason_line = page.locator("pre .line", has_text=LONG_REASON[:60]).first
+        assert reason_line.inner_text().strip() == LONG_REASON
+        inside = reason_line.evaluate("""line => {
+            const box = line.closest("pre").getBoundingClientRect();
+            const range = document.createRange();
+            range.selectNodeContents(line);
+            return [...range.getClientRects()].every(r => r.left >= box.left && r.right <= box.right);
+        }""")
+        assert inside
+        wrapped = reason_line.evaluate(
+            "line => line.getClientRects()[0].height > 2 * parseFloat(getComputedStyle(line).lineHeight)")
+        assert wrapped  # it did need wrapping, and got it
+        indent = reason_line.evaluate("line => getComputedStyle(line).paddingLeft")
+        assert indent != "0px"  # a reason's wrapped part stays under the reason, not under the ✗
+    finally:
+        page.close()
+
+
 # --- the command line ---------------------------------------------------------------------------
 
 

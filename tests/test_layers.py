@@ -31,6 +31,7 @@ LAYERS = (
     ("report", "extras"),
     ("service",),
     ("web", "mcp", "eval"),
+    ("integrations",),
     ("ask",),
     ("cli",),
     ("__main__",),

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from ask_server import Answer, scripted
+from fake_anthropic import fake_anthropic, text, tool_use
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
@@ -57,16 +58,42 @@ def shell_examples() -> list[tuple[Path, str]]:
 # --- Python ---------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("page", [page for page in PAGES if _PYTHON.search(page.read_text(encoding="utf-8"))],
-                         ids=page_id)
+ANTHROPIC_TURNS = {"integrations.md": [
+    # the deepagents example: one edit_file call, then the answer
+    [tool_use("edit_file", {"file_path": "/app.py", "old_string": "    return 1", "new_string": "    return 2"}, "t1")],
+    [text("f returns 2")],
+    # the Anthropic tool runner example: view, edit, answer
+    [tool_use("str_replace_based_edit_tool", {"command": "view", "path": "app.py"}, "t2")],
+    [tool_use("edit", {"file_path": "app.py", "old_string": "return 2", "new_string": "return 4"}, "t3")],
+    [text("f returns 4")],
+]}
+"""What a scripted Anthropic endpoint (ANTHROPIC_BASE_URL) answers to the examples of a page that call a model."""
+
+
+@pytest.mark.parametrize("page", [page for page in PAGES if _PYTHON.search(page.read_text(encoding="utf-8"))
+                                  and page.name not in ANTHROPIC_TURNS], ids=page_id)
 def test_a_pages_python_examples_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)  # examples that name `tests/cases` mean the checkout's
     namespace: dict[str, object] = {}
+    run_examples(page, namespace)
+
+
+def run_examples(page: Path, namespace: dict[str, object]) -> None:
     text = page.read_text(encoding="utf-8")
     with contextlib.redirect_stdout(io.StringIO()):
         for example in _PYTHON.finditer(text):
             lines_before = text.count("\n", 0, example.start(1))  # so that a traceback names the page's line
             exec(compile("\n" * lines_before + example[1], str(page), "exec"), namespace)
+
+
+def test_the_framework_adapters_examples_run_against_a_scripted_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    page = REPO / "docs" / "integrations.md"
+    namespace: dict[str, object] = {}
+    with fake_anthropic(ANTHROPIC_TURNS[page.name], monkeypatch) as server:
+        run_examples(page, namespace)
+    assert not server.turns, "every scripted turn was asked for"
+    project = namespace["project"]
+    assert isinstance(project, Path) and (project / "app.py").read_bytes() == b"def f():\r\n\treturn 4\r\n"
 
 
 def test_every_python_example_is_one_that_runs() -> None:

@@ -1,15 +1,19 @@
 """What a person sees while `editblocks ask` runs: a live terminal view, plain progress lines, or nothing (JSON).
 
-The live view prints each line of prose and each block's verdict above a small
-rich `Live` region that shows the line being written and the block growing
-(its path and lines so far). The region is redrawn by rich's own timer from
-the view's state, so a streamed chunk costs a string append, not a redraw.
+Both views print the answer's prose line by line (blank lines kept, fence
+lines dimmed) and each block's verdict at the block: what arrives after a
+block ends but before its verdict (its closing fence, mostly) waits for the
+verdict. The live view adds a small rich `Live` region below, showing the line
+being written and the block growing (its path and lines so far). The region
+is redrawn by rich's own timer from the view's state, so a streamed chunk
+costs a string append, not a redraw.
 """
 
 from __future__ import annotations
 
+import re
 import sys
-from typing import Protocol
+from typing import Protocol, overload
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
@@ -33,6 +37,7 @@ from editblocks.text.diff import printable
 
 REFRESHES_PER_SECOND = 12
 PARTIAL_CHARS = 200  # the line being written is shown up to this many characters (its end)
+_FENCE_LINE = re.compile(r"\s*(```|~~~)")
 
 
 class View(Protocol):
@@ -72,28 +77,53 @@ def waiting_line(event: BlockWaiting) -> Text:
 
 
 class PlainView:
-    """Progress as plain lines (no terminal, a log, CI): one line per round, block verdict and note."""
+    """Progress as plain lines (no terminal, a log, CI): the answer's prose, each verdict and note, the reports."""
 
     def __init__(self, console: Console) -> None:
         self._console = console
+        self._in_block = False  # a block started and has no verdict yet
+        self._waiting: list[Text] = []  # lines that came after that block ended, shown after its verdict
 
     def round_started(self, number: int, what: str) -> None:
+        self._in_block, self._waiting = False, []
         self._console.print(Text(f"round {number}: {what}"))
 
     def chunk(self, text: str, events: list[LiveEvent]) -> None:
         for event in events:
-            line = _event_line(event)
-            if line is not None:
-                self._console.print(line)
+            if isinstance(event, TextEvent):
+                self._show(*answer_lines(event.text))
+            elif isinstance(event, BlockStarted):
+                self._release()
+                self._in_block = True
+            elif isinstance(event, BlockLocated | BlockWaiting | BlockWithdrawn):
+                self._console.print(event_line(event))
+                self._release()
+            else:
+                line = event_line(event)
+                if line is not None:
+                    self._show(line)
 
     def stream_ended(self, complete: bool = True) -> None:
-        pass
+        self._release()
 
     def note(self, message: str) -> None:
         self._console.print(Text(printable(message)))
 
     def round_report(self, result: ApplyResult, *, state: str) -> None:
         self._console.print(round_report(result, state=state))
+
+    def _show(self, *lines: Text) -> None:
+        if self._in_block:
+            self._waiting += lines
+            return
+        for line in lines:
+            self._console.print(line)
+
+    def _release(self) -> None:
+        """The open block has its verdict (or will have none): show what came after it."""
+        self._in_block = False
+        waiting, self._waiting = self._waiting, []
+        self._show(*waiting)
 
 
 class QuietView:
@@ -136,26 +166,22 @@ class LiveView(PlainView):
         cut = text.rfind("\n")
         self._partial = text[cut + 1 :] if cut != -1 else self._partial + text
         for event in events:
-            if isinstance(event, TextEvent):
-                self._console.print(Text(printable(event.text.rstrip("\n"))))
-            elif isinstance(event, BlockStarted):
+            if isinstance(event, BlockStarted):
                 self._open, self._open_lines = (event.path or "(no path yet)", event.line), 0
             elif isinstance(event, BlockProgress):
                 self._open_lines += event.added.count("\n")
-            else:
-                line = _event_line(event)
-                if line is not None:
-                    self._console.print(line)
-                if isinstance(event, BlockLocated | BlockWaiting | BlockWithdrawn):
-                    self._open = None
+            elif isinstance(event, BlockLocated | BlockWaiting | BlockWithdrawn):
+                self._open = None
+        super().chunk(text, events)
 
     def stream_ended(self, complete: bool = True) -> None:
         if self._live is not None:
             self._live.stop()
             self._live = None
-        if self._partial.strip():
+        super().stream_ended(complete)
+        if not complete and self._partial.strip():  # a whole answer's last line already came as text
             self._console.print(Text(printable(self._partial)))
-        self._partial = ""
+        self._partial, self._open = "", None
 
     def _region(self) -> RenderableType:
         parts: list[RenderableType] = []
@@ -166,6 +192,12 @@ class LiveView(PlainView):
         if self._partial:
             parts.append(Text(printable(self._partial[-PARTIAL_CHARS:]), style="dim"))
         return Group(*parts)
+
+
+def answer_lines(text: str) -> list[Text]:
+    """A piece of the answer's prose as shown, line by line: blank lines kept, fence lines dimmed."""
+    lines = (text[:-1] if text.endswith("\n") else text).split("\n")
+    return [Text(printable(line), style="dim" if _FENCE_LINE.match(line) else "") for line in lines]
 
 
 def round_report(result: ApplyResult, *, state: str) -> RenderableType:
@@ -186,7 +218,13 @@ def round_report(result: ApplyResult, *, state: str) -> RenderableType:
     return Group(*parts)
 
 
-def _event_line(event: LiveEvent) -> Text | None:
+@overload
+def event_line(event: BlockLocated | BlockWaiting | BlockWithdrawn) -> Text: ...
+@overload
+def event_line(event: LiveEvent) -> Text | None: ...
+def event_line(event: LiveEvent) -> Text | None:
+    """The line an event of the answer gets of its own: a verdict, a wait for identical blocks, a withdrawal, a
+    diagnostic, a shell suggestion."""
     if isinstance(event, BlockLocated):
         return verdict_line(event.result)
     if isinstance(event, BlockWaiting):

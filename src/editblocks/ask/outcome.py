@@ -5,19 +5,20 @@ Shared by the round trip over an edit format (`rounds`) and the tool-call loop (
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from editblocks.ask.messages import DEFAULT_MAX_FILE_BYTES, PromptFile
 from editblocks.errors import AskInputError
-from editblocks.model import ApplyResult, Format
+from editblocks.model import ApplyResult, Format, counted
 from editblocks.service.options import ApplyOptions
 from editblocks.service.results import clean
 from editblocks.workspace.paths import Refusal
 from editblocks.workspace.store import FileStore
 
 EXIT_OK, EXIT_FAILED, EXIT_NOTHING_WRITTEN = 0, 1, 2
+NOT_CONFIRMED = ("declined", "no-answer", "not-given")  # the stops where nothing was written because no one said yes
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class AskOutcome:
 
     @property
     def exit_code(self) -> int:
-        if self.stopped is not None and self.stopped[0] not in ("declined", "no-blocks", "not-written"):
+        if self.stopped is not None and self.stopped[0] not in (*NOT_CONFIRMED, "no-blocks", "not-written"):
             return EXIT_FAILED if self.written else EXIT_NOTHING_WRITTEN
         if self.settled is not None:
             return EXIT_OK if self.settled and self.stopped is None else EXIT_FAILED
@@ -70,8 +71,39 @@ class AskOutcome:
         return EXIT_OK if last is not None and self.stopped is None and clean(last) else EXIT_FAILED
 
 
-Confirm = Callable[[ApplyResult], "bool | ApplyResult"]
-"""Asked before a round is written: yes, no, or the result of a write it made itself (the review page's Apply)."""
+@dataclass(frozen=True)
+class Unconfirmed:
+    """No yes could be had (standard input at its end, or no one to ask about files that were not given): nothing
+    is written; ``code`` is the run's stop code and ``message`` says what happened and how to go on."""
+
+    code: str
+    message: str
+
+
+class Confirm(Protocol):
+    """Asked before a round is written, with the paths it writes that were not among the files given: yes, no,
+    why no yes could be had, or the result of a write it made itself (the review page's Apply)."""
+
+    def __call__(self, preview: ApplyResult, outside: Sequence[str], /) -> bool | ApplyResult | Unconfirmed: ...
+
+
+def outside_given(result: ApplyResult, given: Collection[str]) -> tuple[str, ...]:
+    """The paths ``result`` writes that are not among ``given``: files the model was never shown."""
+    return tuple(path for path in result.paths_changed if path not in given)
+
+
+def also_writes(outside: Sequence[str]) -> str:
+    """Said before the question: the files the edits write that were not given, which the model was never shown."""
+    return f"these edits also write {counted(len(outside), 'file')} you did not give: {', '.join(outside)}"
+
+
+def missing_note(files: Sequence[PromptFile]) -> str | None:
+    """The warning for given files that do not exist: the model is told to create them, which may be a typo."""
+    missing = [file.path for file in files if file.text is None]
+    if not missing:
+        return None
+    return (f"warning: no such file{'s' if len(missing) > 1 else ''}: {', '.join(missing)} (sent to the model as "
+            f"{'new files' if len(missing) > 1 else 'a new file'} to create)")
 
 
 def prompt_files(store: FileStore, paths: Sequence[str], max_bytes: int) -> list[PromptFile]:

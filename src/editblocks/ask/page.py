@@ -12,9 +12,10 @@ With ``--yes``, `apply_at_once` clicks Apply for the reviewer.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 from editblocks.ask.display import View
-from editblocks.ask.outcome import Confirm
+from editblocks.ask.outcome import Confirm, also_writes
 from editblocks.model import FRONT_END_FORMATS, ApplyResult, Format
 from editblocks.service.live import LiveEvent
 from editblocks.web.review import ReviewState
@@ -60,8 +61,10 @@ def page_confirm(session: ReviewState, announce: View, interrupted: threading.Ev
     A new answer on the page (a paste) means no for this round; so does Ctrl-C, which also sets ``interrupted``.
     """
 
-    def confirm(preview: ApplyResult) -> bool | ApplyResult:
+    def confirm(preview: ApplyResult, outside: Sequence[str]) -> bool | ApplyResult:
         number = session.answer_number
+        if outside:
+            announce.note(also_writes(outside))
         announce.note("review the answer on the page: its Apply writes the accepted blocks (Ctrl-C stops)")
         changed = threading.Event()
         unsubscribe = session.subscribe(changed.set)
@@ -87,7 +90,7 @@ def page_confirm(session: ReviewState, announce: View, interrupted: threading.Ev
 def apply_at_once(session: ReviewState) -> Confirm:
     """For ``--yes``: apply every block at once, through the page, so the page shows it and its Undo can undo it."""
 
-    def confirm(preview: ApplyResult) -> bool | ApplyResult:
+    def confirm(preview: ApplyResult, outside: Sequence[str]) -> bool | ApplyResult:
         result = session.apply()
         return False if result is None else result
 

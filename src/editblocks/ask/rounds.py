@@ -23,7 +23,16 @@ from typing import Any
 from editblocks.ask.client import Endpoint, make_client, stream_answer
 from editblocks.ask.display import View
 from editblocks.ask.messages import Message, conversation, feedback_turns
-from editblocks.ask.outcome import AskOptions, AskOutcome, Confirm, Round, prompt_files
+from editblocks.ask.outcome import (
+    AskOptions,
+    AskOutcome,
+    Confirm,
+    Round,
+    Unconfirmed,
+    missing_note,
+    outside_given,
+    prompt_files,
+)
 from editblocks.errors import EndpointError, StreamDropped, WorkspaceError
 from editblocks.model import ApplyResult, EditResult, ResultCode, Status, counted
 from editblocks.report.serialize import apply_json, json_text
@@ -41,6 +50,10 @@ def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *
     workspace = session.store
     assert isinstance(workspace, Workspace)
     files = prompt_files(workspace, options.paths, options.max_file_bytes)
+    missing = missing_note(files)
+    if missing is not None:
+        view.note(missing)
+    given = {file.path for file in files}
     messages = conversation(options.instruction, files, options.format, editor=options.editor)
     try:
         client = client or make_client(endpoint)
@@ -68,7 +81,7 @@ def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *
         _save(record, f"round-{number}.answer.md", current.answer)
         if answer is None:
             break
-        result = _settle_round(options, session, locator, answer, view, confirm, outcome, current, record)
+        result = _settle_round(options, session, locator, answer, view, confirm, given, outcome, current, record)
         if result is None or clean(result) or number > options.retries:
             break
         progress = any(r.status is Status.APPLIED for r in result.results)
@@ -121,7 +134,7 @@ def _stream_round(session: EditSession, endpoint: Endpoint, client: Any, message
 
 
 def _settle_round(options: AskOptions, session: EditSession, locator: LiveLocator, live: LiveAnswer, view: View,
-                  confirm: Confirm, outcome: AskOutcome, current: Round,
+                  confirm: Confirm, given: set[str], outcome: AskOutcome, current: Round,
                   record: RunRecord | None) -> ApplyResult | None:
     """Show the round's verdicts and diffs, confirm, write; the round's result (None: stop here)."""
     parsed = live.result()
@@ -138,10 +151,11 @@ def _settle_round(options: AskOptions, session: EditSession, locator: LiveLocato
     state = "dry run, nothing written" if options.dry_run else "writing" if options.yes else "not written yet"
     view.round_report(result, state=state)
     if not options.dry_run and preview.count(Status.APPLIED):
-        decision = True if options.yes else confirm(preview)
-        if decision is False:
+        decision = True if options.yes else confirm(preview, outside_given(preview, given))
+        if decision is False or isinstance(decision, Unconfirmed):
             current.result = preview
-            outcome.stopped = ("declined", "not applied: the edits were declined; nothing of this answer was written")
+            outcome.stopped = (decision.code, decision.message) if isinstance(decision, Unconfirmed) else (
+                "declined", "not applied: the edits were declined; nothing of this answer was written")
             view.note(outcome.stopped[1])
             return None
         result = decision if isinstance(decision, ApplyResult) else _write(session, locator.round_blocks(), preview)

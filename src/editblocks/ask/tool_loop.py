@@ -22,10 +22,11 @@ from typing import Any
 from editblocks.ask.client import Endpoint, ToolCallDelta, stream_answer
 from editblocks.ask.display import View
 from editblocks.ask.messages import Message, tool_conversation
-from editblocks.ask.outcome import AskOptions, AskOutcome, Confirm, Round, prompt_files
+from editblocks.ask.outcome import AskOptions, AskOutcome, Confirm, Round, Unconfirmed, outside_given, prompt_files
 from editblocks.errors import EndpointError, StreamDropped
-from editblocks.model import counted
+from editblocks.model import EditResult, TextEvent, counted
 from editblocks.plan import FilePlan, Plan
+from editblocks.service.live import LiveEvent
 from editblocks.service.results import apply_result
 from editblocks.service.session import EditSession
 from editblocks.workspace.memory import MemoryStore
@@ -53,6 +54,7 @@ def ask_with_tools(options: AskOptions, endpoint: Endpoint, view: View, confirm:
     handler = ToolHandler(options=session.options, store=scratch if scratch is not None else session.store)
     messages: list[Message] = tool_conversation(options.instruction, files)
     tools = openai_chat_tools()
+    edits: list[EditResult] = []  # every block the calls' runs decided, in order: the pending edits' counts
     for number in range(1, MAX_TURNS + 1):
         current = Round(number)
         outcome.rounds.append(current)
@@ -69,6 +71,8 @@ def ask_with_tools(options: AskOptions, endpoint: Endpoint, view: View, confirm:
             reply = handler.call(call.name, "".join(call.arguments))
             current.tool_calls.append({"name": call.name, "input": "".join(call.arguments), "ok": reply.ok,
                                        "reply": reply.text})
+            if reply.result is not None and not reply.result.dry_run:
+                edits += reply.result.results
             mark = "✓" if reply.ok else "✗"
             view.note(f"{mark} {call.name} {_summary(call)}: {reply.text.splitlines()[0] if reply.text else ''}")
             if direct and reply.result is not None and reply.result.written:
@@ -79,7 +83,8 @@ def ask_with_tools(options: AskOptions, endpoint: Endpoint, view: View, confirm:
     else:
         outcome.notes.append(f"stopped after {MAX_TURNS} turns of tool calls")
     if scratch is not None:
-        _settle_scratch(options, session, scratch, view, confirm, outcome)
+        given = {file.path for file in files}
+        _settle_scratch(options, session, scratch, edits, view, confirm, given, outcome)
     return outcome
 
 
@@ -88,7 +93,8 @@ def _stream_turn(endpoint: Endpoint, client: Any, messages: list[Message], tools
     """One turn: the prose shown as it comes, the tool calls gathered; None if the turn did not arrive whole."""
     view.round_started(current.number, f"asking {endpoint.model} (tool calls)")
     calls: dict[int, _Call] = {}
-    text: list[str] = []
+    prose = _Prose()
+    complete = False
     try:
         for piece in stream_answer(client, endpoint, messages, announce=view.note, tools=tools):
             if isinstance(piece, ToolCallDelta):
@@ -97,8 +103,9 @@ def _stream_turn(endpoint: Endpoint, client: Any, messages: list[Message], tools
                 call.name = call.name or piece.name
                 call.arguments.append(piece.arguments)
             else:
-                text.append(piece)
-                view.chunk(piece, [])
+                view.chunk(piece, prose.feed(piece))
+        view.chunk("", prose.close())
+        complete = True
     except (KeyboardInterrupt, StreamDropped, EndpointError) as error:
         code = getattr(error, "code", "interrupted" if isinstance(error, KeyboardInterrupt) else "stream-dropped")
         message = str(error) or "interrupted while the answer was streaming"
@@ -106,14 +113,43 @@ def _stream_turn(endpoint: Endpoint, client: Any, messages: list[Message], tools
         view.note(outcome.stopped[1])
         return None
     finally:
-        view.stream_ended()
-        current.answer = "".join(text)
+        view.stream_ended(complete)
+        current.answer = prose.text
     return [calls[index] for index in sorted(calls)]
 
 
-def _settle_scratch(options: AskOptions, session: EditSession, scratch: MemoryStore, view: View, confirm: Confirm,
-                    outcome: AskOutcome) -> None:
-    """Show what the tool calls changed in the scratch copy, and write it to the project after a yes."""
+class _Prose:
+    """A turn's text, handed to the view as whole lines (the last one when the turn ends), as the parser would."""
+
+    def __init__(self) -> None:
+        self._pieces: list[str] = []
+        self._pending = ""
+        self._line = 1
+
+    @property
+    def text(self) -> str:
+        return "".join(self._pieces)
+
+    def feed(self, piece: str) -> list[LiveEvent]:
+        self._pieces.append(piece)
+        self._pending += piece
+        cut = self._pending.rfind("\n") + 1
+        return self._take(cut) if cut else []
+
+    def close(self) -> list[LiveEvent]:
+        return self._take(len(self._pending)) if self._pending else []
+
+    def _take(self, end: int) -> list[LiveEvent]:
+        lines, self._pending = self._pending[:end], self._pending[end:]
+        event = TextEvent(lines, self._line)
+        self._line += lines.count("\n")
+        return [event]
+
+
+def _settle_scratch(options: AskOptions, session: EditSession, scratch: MemoryStore, edits: Sequence[EditResult],
+                    view: View, confirm: Confirm, given: set[str], outcome: AskOutcome) -> None:
+    """Show what the tool calls changed in the scratch copy (counted by the blocks their runs decided), and write
+    it to the project after a yes."""
     changed: list[tuple[FileSnapshot, str]] = []
     for before, after in scratch.layer():
         if after is None:
@@ -123,7 +159,7 @@ def _settle_scratch(options: AskOptions, session: EditSession, scratch: MemorySt
             continue
         if after != before.text:
             changed.append((before, after))
-    plan = Plan((), tuple(FilePlan(before.rel, before.text, after) for before, after in changed))
+    plan = Plan(tuple(edits), tuple(FilePlan(before.rel, before.text, after) for before, after in changed))
     result = replace(apply_result(plan, {before.rel: before for before, _ in changed}, written=False),
                      dry_run=options.dry_run)
     if outcome.rounds:
@@ -134,9 +170,12 @@ def _settle_scratch(options: AskOptions, session: EditSession, scratch: MemorySt
     view.round_report(result, state="dry run, nothing written" if options.dry_run else "not written yet")
     if options.dry_run:
         return
-    if not confirm(result):
-        outcome.stopped = ("declined", "not applied: the edits were declined; nothing was written")
+    decision = confirm(result, outside_given(result, given))
+    if decision is False or isinstance(decision, Unconfirmed):
+        outcome.stopped = (decision.code, decision.message) if isinstance(decision, Unconfirmed) else (
+            "declined", "not applied: the edits were declined; nothing was written")
         outcome.settled = False
+        view.note(outcome.stopped[1])
         return
     written = session.write(changed)
     if not written.written:
@@ -145,6 +184,8 @@ def _settle_scratch(options: AskOptions, session: EditSession, scratch: MemorySt
         view.note(outcome.stopped[1])
         return
     outcome.written += [before.rel for before, _ in changed]
+    if outcome.rounds:
+        outcome.rounds[-1].result = replace(result, written=True, run_id=written.run_id)
     view.note(f"wrote {counted(len(changed), 'file')}: " + ", ".join(before.rel for before, _ in changed))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,7 @@ from editblocks.prompts import PROMPT_FORMATS
 
 if TYPE_CHECKING:
     from editblocks.ask.client import Endpoint
-    from editblocks.ask.outcome import AskOptions, AskOutcome
+    from editblocks.ask.outcome import AskOptions, AskOutcome, Unconfirmed
     from editblocks.model import ApplyResult
 
 
@@ -173,16 +174,33 @@ def _view(as_json: bool) -> Any:
     return LiveView(out) if out.is_terminal else PlainView(out)
 
 
+NO_ANSWER = "no answer on standard input: nothing written; use --yes to write without asking"
+
+
 def _confirmer(as_json: bool) -> Any:
-    def confirm(preview: ApplyResult) -> bool:
+    """The question before a round is written; files outside the given ones are named, and only a person at a
+    terminal may say yes to them (a piped "y" was typed before anyone saw their names)."""
+    from editblocks.ask.outcome import Unconfirmed, also_writes
+    from editblocks.text.diff import printable
+
+    def say(message: str) -> None:
+        click.echo(printable(message), err=as_json)
+
+    def confirm(preview: ApplyResult, outside: Sequence[str]) -> bool | Unconfirmed:
         from editblocks.report.diffs import render_diff
 
+        if outside:
+            if not _stdin_is_terminal():
+                return Unconfirmed("not-given", f"nothing written: {also_writes(outside)}; such files are written "
+                                                "only after a yes typed at a terminal, or with --yes")
+            say(also_writes(outside))
         while True:
             try:
                 answer = click.prompt("Apply these edits? [y]es, [n]o, [d]iff", type=click.Choice(["y", "n", "d"]),
                                       show_choices=False, err=as_json)
             except click.Abort:
-                return False  # no answer (end of input): nothing is written
+                say("")  # ends the question's line
+                return Unconfirmed("no-answer", NO_ANSWER)
             if answer != "d":
                 return bool(answer == "y")
             out = console() if not as_json else None
@@ -193,6 +211,13 @@ def _confirmer(as_json: bool) -> Any:
                     click.echo(diff.unified, err=True)
 
     return confirm
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except ValueError:  # closed
+        return False
 
 
 def _outcome_json(outcome: AskOutcome, model: str, base_url: str | None, fmt: str, dry_run: bool) -> dict[str, Any]:

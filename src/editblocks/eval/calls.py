@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from editblocks.model import counted
-from editblocks.service.options import ApplyOptions
+from editblocks.service.tool_handler import ToolHandler
 
 CALLS_FILE = "calls.json"
 
@@ -44,21 +43,23 @@ def read_calls(raw: bytes) -> list[ToolCall]:
         data = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise CallsError(f"{CALLS_FILE} cannot be read: {error}") from None
+    return parse_calls(data)
+
+
+def parse_calls(data: Any, where: str = CALLS_FILE) -> list[ToolCall]:
+    """The calls in a decoded JSON value (``where`` names its source in errors)."""
     if not isinstance(data, list):
-        raise CallsError(f"{CALLS_FILE} must hold a JSON list of calls")
+        raise CallsError(f"{where} must hold a JSON list of calls")
     calls = []
     for number, item in enumerate(data, start=1):
         if not isinstance(item, dict) or not isinstance(item.get("tool"), str) or set(item) - {"tool", "input"}:
-            raise CallsError(f"{CALLS_FILE}: call {number} must be an object with a string `tool` and an `input`")
+            raise CallsError(f"{where}: call {number} must be an object with a string `tool` and an `input`")
         calls.append(ToolCall(item["tool"], item.get("input")))
     return calls
 
 
-def run_calls(calls: Sequence[ToolCall], root: Path, options: ApplyOptions) -> CallsOutcome:
-    """Run the calls in order on ``root``, as an agent's tool calls."""
-    from editblocks.service.tool_handler import ToolHandler
-
-    handler = ToolHandler(root, options=options)
+def run_calls(calls: Sequence[ToolCall], handler: ToolHandler) -> CallsOutcome:
+    """Run the calls in order with ``handler``, as an agent's tool calls."""
     replies = [handler.call(call.tool, call.input) for call in calls]
     succeeded = sum(1 for reply in replies if reply.ok)
     detail = f"{counted(len(calls), 'call')}: {succeeded} ok"

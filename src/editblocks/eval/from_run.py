@@ -17,7 +17,8 @@ from typing import Any
 
 from editblocks.errors import ReplayError
 from editblocks.eval.case_files import CaseDataError, DataFolder
-from editblocks.eval.evaluate import AFTER_DIR, BEFORE_DIR, CASE_FILE, RESPONSE_FILE
+from editblocks.eval.cases import CASE_FILE
+from editblocks.eval.folders import AFTER_DIR, BEFORE_DIR, RESPONSE_FILE
 from editblocks.eval.replay import ReplayedCase
 
 BOM = "\ufeff"

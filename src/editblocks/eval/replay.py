@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from editblocks.errors import ReplayError
-from editblocks.eval.evaluate import AFTER_DIR, BEFORE_DIR, CASE_FILE, RESPONSE_FILE
+from editblocks.eval.cases import CASE_FILE
+from editblocks.eval.folders import AFTER_DIR, BEFORE_DIR, RESPONSE_FILE
 from editblocks.parsing.stream import parse
 from editblocks.workspace.git import git_command
 
@@ -65,6 +66,35 @@ def import_commit(repo: str | os.PathLike[str], response: str | os.PathLike[str]
         answer = Path(response).read_bytes()
     except OSError as error:
         raise ReplayError(f"cannot read the response {response}: {error.strerror or error}") from None
+    files = read_commit(repo, answer, commit)
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        for side, tree in ((BEFORE_DIR, files.before), (AFTER_DIR, files.after)):
+            for path, data in tree.items():
+                target = folder / side / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+        (folder / RESPONSE_FILE).write_bytes(answer)
+        note = {"why": replayed_why(files.sha, repo)}
+        (folder / CASE_FILE).write_text(json.dumps(note, indent=2) + "\n", encoding="utf-8")
+    except OSError as error:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise ReplayError(f"cannot write the case into {folder}: {error.strerror or error}") from None
+    return ReplayedCase(folder, files.sha, tuple(sorted(files.before)), tuple(sorted(files.after)))
+
+
+@dataclass(frozen=True)
+class CommitFiles:
+    """The files a case needs from a commit: as its first parent held them, and as it left them."""
+
+    sha: str
+    before: dict[str, bytes]
+    after: dict[str, bytes]
+
+
+def read_commit(repo: str | os.PathLike[str], answer: bytes, commit: str) -> CommitFiles:
+    """The files ``commit`` of ``repo`` changed, before and after, with the files ``answer`` names unchanged on
+    both sides; `ReplayError` says what is wrong."""
     if not commit or commit.startswith("-"):
         raise ReplayError(f"{commit!r} is not a commit name")
     sha = _git(repo, "rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}",
@@ -73,27 +103,13 @@ def import_commit(repo: str | os.PathLike[str], response: str | os.PathLike[str]
     changes = _changes(repo, sha, parent)
     changes += _named_files(repo, parent, answer, {change.path for change in changes})
     blobs = _blobs(repo, {blob for change in changes for blob in (change.old_blob, change.new_blob) if blob})
-    folder.mkdir(parents=True, exist_ok=True)
-    try:
-        for change in changes:
-            for side, blob in ((BEFORE_DIR, change.old_blob), (AFTER_DIR, change.new_blob)):
-                if blob is not None:
-                    target = folder / side / change.path
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    target.write_bytes(blobs[blob])
-        (folder / RESPONSE_FILE).write_bytes(answer)
-        note = {"why": f"replayed from commit {sha} of {Path(repo).resolve().name}: the recorded answer must "
-                       "leave the files exactly as that commit did"}
-        (folder / CASE_FILE).write_text(json.dumps(note, indent=2) + "\n", encoding="utf-8")
-    except OSError as error:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise ReplayError(f"cannot write the case into {folder}: {error.strerror or error}") from None
-    return ReplayedCase(
-        folder,
-        sha,
-        tuple(sorted(c.path for c in changes if c.old_blob)),
-        tuple(sorted(c.path for c in changes if c.new_blob)),
-    )
+    return CommitFiles(sha, {c.path: blobs[c.old_blob] for c in changes if c.old_blob},
+                       {c.path: blobs[c.new_blob] for c in changes if c.new_blob})
+
+
+def replayed_why(sha: str, repo: str | os.PathLike[str]) -> str:
+    return (f"replayed from commit {sha} of {Path(repo).resolve().name}: the recorded answer must leave the files "
+            "exactly as that commit did")
 
 
 def _changes(repo: str | os.PathLike[str], sha: str, parent: str) -> list[_Change]:

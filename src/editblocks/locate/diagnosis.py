@@ -11,7 +11,7 @@ from editblocks.locate.fuzzy import ScoredWindow, verbatim_similarity
 from editblocks.locate.matching import without_blank_edges
 from editblocks.locate.types import NearMiss, Rung
 from editblocks.locate.view import FileView
-from editblocks.model import percent
+from editblocks.model import counted, percent
 
 NEAR_MISS_MIN_SIMILARITY = 0.5
 """Below this, the closest region is too unlike the searched text to be worth naming."""
@@ -92,12 +92,12 @@ def _render_diff(
         rendered.append(_hidden_marker(hidden, width))
     if len(rendered) > DIFF_MAX_LINES:
         rest = sum(1 for line in rendered[DIFF_MAX_LINES - 1 :] if line[:1] in "-+")
-        rendered = rendered[: DIFF_MAX_LINES - 1] + [f"... and {rest} more differing line{'s' if rest != 1 else ''}"]
+        rendered = rendered[: DIFF_MAX_LINES - 1] + [f"... and {counted(rest, 'more differing line')}"]
     return tuple(rendered)
 
 
 def _hidden_marker(count: int, width: int) -> str:
-    return f"  {'':>{width}} ... {count} matching line{'s' if count > 1 else ''}"
+    return f"  {'':>{width}} ... {counted(count, 'matching line')}"
 
 
 def _cut(text: str) -> str:
@@ -110,9 +110,11 @@ def line_span(start: int, end: int) -> str:
 
 
 def explain_anchor_failure(
-    file_lines: Sequence[str], leading_lines: Sequence[str], old_lines: Sequence[str], trailing_lines: Sequence[str]
+    file_lines: Sequence[str], leading_lines: Sequence[str], old_lines: Sequence[str], trailing_lines: Sequence[str],
+    where: str = "",
 ) -> str:
-    """Which part of an anchored block (exact-only) failed to match, in the wording of seed 002.
+    """Which part of an anchored block (exact-only) failed to match, named as the format names its parts;
+    ``where`` (" in src/a.py") follows the part's name.
 
     Every occurrence of the leading anchor is tried, not only the first one.
     """
@@ -128,22 +130,24 @@ def explain_anchor_failure(
     if leading:
         anchors = starts_of(leading)
         if not anchors:
-            return "Leading anchor not found" + _closest(view, leading)
+            return f"leading anchor not found{where}" + _closest(view, leading)
         after_old = followed_by([start + len(leading) for start in anchors], old)
         if not after_old:
-            where = f"(anchor at {_line_list(anchors)})"
-            return f"Old lines don't match content after anchor {where}" + _closest(view, old)
+            return (f"old lines don't match content after anchor{where} (anchor at {_line_list(anchors)})"
+                    + _closest(view, old))
         if trailing and not followed_by(after_old, trailing):
-            return "Trailing anchor not found after old lines" + _after_lines(after_old) + _closest(view, trailing)
+            return (f"trailing anchor not found after old lines{where}" + _after_lines(after_old)
+                    + _closest(view, trailing))
     elif old:
         after_old = [start + len(old) for start in starts_of(old)]
         if not after_old:
-            return "Old lines not found" + _closest(view, old)
+            return f"old lines not found{where}" + _closest(view, old)
         if trailing and not followed_by(after_old, trailing):
-            return "Trailing anchor not found after old lines" + _after_lines(after_old) + _closest(view, trailing)
+            return (f"trailing anchor not found after old lines{where}" + _after_lines(after_old)
+                    + _closest(view, trailing))
     elif trailing and not starts_of(trailing):
-        return "Trailing anchor not found" + _closest(view, trailing)
-    return "Content sequence not found in file" + _closest(view, [*leading, *old, *trailing])
+        return f"trailing anchor not found{where}" + _closest(view, trailing)
+    return f"content sequence not found{where or ' in the file'}" + _closest(view, [*leading, *old, *trailing])
 
 
 def _after_lines(ends: list[int]) -> str:

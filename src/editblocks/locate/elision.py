@@ -13,6 +13,7 @@ from editblocks.locate.matching import ambiguous, candidate_limit, matches_on_ru
 from editblocks.locate.normalize import is_blank
 from editblocks.locate.types import LINE_RUNGS, Ambiguous, Found, LocateOptions, Rung
 from editblocks.locate.view import FileView
+from editblocks.model import counted
 
 _COMMENT_STARTS = ("#", "//", "/*", "*", "<!--", "--", "{/*")
 _ELLIPSES = ("...", "\u2026")
@@ -104,7 +105,7 @@ def locate_elided(
     replace_pieces = _split_at_elisions(replace)
     if len(replace_pieces) != len(search_pieces):
         return (
-            f"the search has {len(search_pieces) - 1} elision line(s) (`...`) "
+            f"the search has {counted(len(search_pieces) - 1, 'elision line')} (`...`) "
             f"but the replacement has {len(replace_pieces) - 1}; they must correspond"
         )
     rungs = [rung for rung in LINE_RUNGS if rung in options.rungs]

@@ -13,8 +13,6 @@ from editblocks.locate.fuzzy import FuzzyLines, score_window
 from editblocks.locate.ladder import HINT_TOLERANCE, locate
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.types import (
-    DEFAULT_RUNGS,
-    EXACT_ONLY,
     Ambiguous,
     Found,
     LocateOptions,
@@ -40,17 +38,10 @@ ALREADY_APPLIED_SIMILARITY_MARGIN = 0.1
 MAX_LISTED_CANDIDATES = 10
 
 
-def rungs_for(block: EditBlock, options: PlanOptions) -> tuple[Rung, ...]:
-    if options.strict:
-        return EXACT_ONLY
-    if options.fuzzy:
-        return DEFAULT_RUNGS + (Rung.FUZZY,)
-    return EXACT_ONLY if block.format in EXACT_ONLY_FORMATS else DEFAULT_RUNGS
-
-
 def locate_options(block: EditBlock, state: FileState, options: PlanOptions) -> LocateOptions:
     hint = state.current_line(block.line_hint - 1) if block.line_hint is not None else None
-    return LocateOptions(rungs=rungs_for(block, options), first_match=options.first_match, hint=hint)
+    return LocateOptions(rungs=options.rungs(block.format in EXACT_ONLY_FORMATS), first_match=options.first_match,
+                         hint=hint)
 
 
 def locate_in(state: FileState, lines: list[str], search: list[str], replacement: list[str],
@@ -141,7 +132,7 @@ def ambiguous(block: EditBlock, key: str, outcome: Ambiguous, state: FileState, 
     shown = ordered[:MAX_LISTED_CANDIDATES]
     listed = ", ".join(str(n) for n in shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else str(shown[0])
     more = " and more" if outcome.truncated or len(lines) > len(shown) else ""
-    reason = (f"Edit location is ambiguous (matches at lines {listed}{more}) in {key}; "
+    reason = (f"edit location is ambiguous (matches at lines {listed}{more}) in {key}; "
               "include more surrounding lines so the old text occurs only once")
     if hint is not None:
         inside = sum(1 for start in outcome.starts
@@ -226,7 +217,7 @@ def not_found(block: EditBlock, key: str, lines: list[str], outcome: NotFound) -
     near = outcome.near_miss
     if block.format in EXACT_ONLY_FORMATS:
         parts = lines_of(block.leading), lines_of(block.old), lines_of(block.trailing)
-        reason = f"{key}: {explain_anchor_failure(lines, *parts)}"
+        reason = explain_anchor_failure(lines, *parts, where=f" in {key}")
     else:
         reason = f"the old text was not found in {key}"
         if near is not None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from editblocks.locate.cache import FileCache
 from editblocks.locate.line_index import LineIndex
+from editblocks.locate.types import DEFAULT_RUNGS, EXACT_ONLY, Rung
 from editblocks.model import EditResult, Format, Policy, Status
 from editblocks.text.document import Document, TextBuffer
 
@@ -46,6 +47,15 @@ class PlanOptions:
     fuzzy: bool = False
     first_match: bool = False
     strict: bool = False  # exact matching only, for every format
+
+    def rungs(self, exact_format: bool = False) -> tuple[Rung, ...]:
+        """The ladder text climbs to be found: exact only when strict (or, unless fuzzy, for a format matched
+        exactly), the fuzzy rung on top when fuzzy."""
+        if self.strict:
+            return EXACT_ONLY
+        if self.fuzzy:
+            return (*DEFAULT_RUNGS, Rung.FUZZY)
+        return EXACT_ONLY if exact_format else DEFAULT_RUNGS
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,7 @@ def _block_table(blocks: Sequence[EditBlock]) -> Text:
     for where, summary, details in rows:
         indent = " " * (where_width + 2 + summary_width + 2)
         table.append(f"{where:>{where_width}}  ", style="dim")
-        table.append(f"{summary.plain:<{summary_width}}  ", style=summary.style)
+        table.append(f"{summary.plain:<{summary_width}}  " if details else summary.plain, style=summary.style)
         for number, (detail, style) in enumerate(details):
             table.append(("\n" + indent if number else "") + detail, style=style)
         table.append("\n")
@@ -125,12 +125,16 @@ def _block_row(block: EditBlock) -> tuple[Text, list[tuple[str, str]]]:
     if block.kind.value == "create":
         summary = Text(f"create, {counted(_line_count(block.new), 'line')}", style="green")
         return summary, [("+ " + printable(preview(block.new)), "green")]
-    change = f"{_line_count(block.old)} → {_line_count(block.new)} lines"
+    anchors = ""
     if block.leading or block.trailing:
-        change += f" (anchors: {_line_count(block.leading)} + {_line_count(block.trailing)} lines)"
+        anchors = (f" (anchors: {counted(_line_count(block.leading), 'line')} before, "
+                   f"{counted(_line_count(block.trailing), 'line')} after)")
+    if block.is_noop:
+        return Text(f"no-op, {counted(_line_count(block.old), 'line')} unchanged{anchors}", style="yellow"), []
+    change = f"{counted(_line_count(block.old), 'line')} → {counted(_line_count(block.new), 'line')}"
     removed, added = _first_change(block.old, block.new)
-    return Text(f"edit, {change}"), [("- " + printable(preview(removed)), "red"),
-                                     ("+ " + printable(preview(added)), "green")]
+    return Text(f"edit, {change}{anchors}"), [("- " + printable(preview(removed)), "red"),
+                                              ("+ " + printable(preview(added)), "green")]
 
 
 def shell_table(suggestions: Iterable[ShellSuggestion], shown: int = SHOWN_PER_KIND) -> RenderableType:

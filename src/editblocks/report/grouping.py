@@ -123,8 +123,8 @@ def diff_head(unified: str, max_lines: int = SHOWN_DIFF_LINES) -> tuple[str, str
             break
     rest = lines[cut:]
     hunks = sum(1 for line in rest if line.startswith("@@ "))
-    note = (f"… diff cut after {cut:,} lines: {len(rest) - 1:,} more lines"
-            + (f" in {hunks:,} more hunk{'s' if hunks != 1 else ''}" if hunks else "")
+    note = (f"… diff cut after {counted(cut, 'line')}: {counted(len(rest) - 1, 'more line')}"
+            + (f" in {counted(hunks, 'more hunk')}" if hunks else "")
             + " (all of it: --patch FILE or --json)")
     return "\n".join(lines[:cut]) + "\n", note
 

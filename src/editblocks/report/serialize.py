@@ -33,7 +33,7 @@ from editblocks.model import (
 if TYPE_CHECKING:
     from editblocks.workspace import UndoOutcome
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 
 def versioned(data: dict[str, Any]) -> dict[str, Any]:

@@ -18,14 +18,23 @@ from editblocks.plan import FilePlan, Plan
 from editblocks.service.reading import StoreReader
 from editblocks.service.session import EditSession
 from editblocks.text.document import Document, TextBuffer
-from editblocks.tools.text_editor import LineEdit, Occurrences, insert_after, normalized, numbered, snippet
+from editblocks.tools.text_editor import (
+    LineEdit,
+    Occurrences,
+    at_lines,
+    cut_view,
+    insert_after,
+    normalized,
+    numbered,
+    snippet,
+)
 from editblocks.workspace.dirfd import describe
 from editblocks.workspace.paths import Refusal
 from editblocks.workspace.reading import FileSnapshot
 
 MAX_VIEW_CHARS = 100_000
 MAX_LISTED = 400
-MAX_LISTED_OCCURRENCES = 50  # the reply names every line up to here; a hostile file may hold thousands
+MAX_SNIPPET_LINES = 60  # an edit that rewrote more lines (replace_all across a file) is not echoed back
 
 
 @dataclass(frozen=True)
@@ -35,6 +44,7 @@ class EditorReply:
     text: str
     ok: bool
     result: ApplyResult | None = None
+    replacements: int | None = None  # how many places an `edit` or `multi_edit` replaced, when it wrote
     not_ours: str = ""  # the newest run, when `undo` was limited to some runs and this one is not among them
 
 
@@ -80,10 +90,7 @@ class TextEditor:
                 return EditorReply(f"Error: invalid `view_range` {list(view_range)}: {snapshot.rel} has "
                                    f"{len(lines)} lines; give [first, last] with 1 <= first <= last <= "
                                    f"{len(lines)}, or last = -1 for the end of the file.", False)
-        shown = numbered(lines[first - 1 : last], first)
-        if len(shown) > self._max_view_chars:
-            cut = shown[: self._max_view_chars].rsplit("\n", 1)[0] + "\n"
-            shown = cut + f"[output cut at {self._max_view_chars} characters: view a smaller `view_range`]\n"
+        shown = cut_view(numbered(lines[first - 1 : last], first), self._max_view_chars)
         return EditorReply(shown or f"{snapshot.rel} is empty.\n", True)
 
     def _list(self, folder: str) -> EditorReply:
@@ -138,17 +145,20 @@ class TextEditor:
             buffer = TextBuffer(document)
             change = decided.change
             old_lines = buffer.lines[change.start : change.end]
-            sources = [change.start + i if i < len(old_lines) and line == old_lines[i] else None
-                       for i, line in enumerate(change.new_lines)]
+            sources = change.sources if change.sources is not None else [
+                change.start + i if i < len(old_lines) and line == old_lines[i] else None
+                for i, line in enumerate(change.new_lines)]
             buffer.splice(change.start, change.end, change.new_lines, sources)
             if change.final_newline is not None:
                 buffer.end_with_newline(change.final_newline)
             block = EditBlock(snapshot.rel, "", _text(old_lines), _text(change.new_lines), "", BlockKind.EDIT,
                               Format.SEARCH_REPLACE, 1, line_hint=change.start + 1)
-            shown = snippet(buffer.lines, change.start, len(change.new_lines))
             span = (change.start + 1, max(change.start + 1, change.end))
-            return self._commit(snapshot, buffer.to_text(), block, span,
-                                f"{decided.summary}\nThe edited part of {snapshot.rel} now reads:\n{shown}")
+            summary = decided.summary
+            if len(change.new_lines) <= MAX_SNIPPET_LINES:
+                shown = snippet(buffer.lines, change.start, len(change.new_lines))
+                summary += f"\nThe edited part of {snapshot.rel} now reads:\n{shown}"
+            return self._commit(snapshot, buffer.to_text(), block, span, summary)
         return self._locked(path, write)
 
     def insert(self, path: str, line: int, new_str: str) -> EditorReply:
@@ -212,14 +222,10 @@ def as_edit(found: LineEdit | Occurrences, path: str) -> Decided:
     """`str_replace`'s verdict on the text search: the edit, or why not (with every occurrence's line)."""
     if isinstance(found, LineEdit):
         return PlannedEdit(found, f"Replaced the text at line {found.start + 1} of {path}.")
-    lines = found.lines
-    shown = lines[:MAX_LISTED_OCCURRENCES]
-    listed = ", ".join(str(n) for n in shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else ""
-    listed += f" and {len(lines) - len(shown)} more" if len(lines) > len(shown) else ""
     more = " or more" if found.truncated else ""
-    return EditorReply(f"Error: `old_str` occurs {len(lines)}{more} times in {path} (starting at lines {listed}); "
-                       "it must occur exactly once. Include more of the surrounding text so it matches one place.",
-                       False)
+    return EditorReply(f"Error: `old_str` occurs {len(found.lines)}{more} times in {path} (starting at "
+                       f"{at_lines(found.lines)}); it must occur exactly once. Include more of the surrounding text "
+                       "so it matches one place.", False)
 
 
 def _text(lines: tuple[str, ...] | list[str]) -> str:

@@ -3,11 +3,12 @@
 One handler serves every tool of `editblocks.tools`: Anthropic's text editor
 (`str_replace_based_edit_tool`), OpenAI's `apply_patch` (patch text, or one
 operation of the Responses API), `apply_edits` / `check_edits` (an answer in
-any format) and `undo`. A call never raises for what the model sent: missing
-or mistyped arguments, unknown tools and refused paths come back as an error
-reply the model can act on. Every call goes through the service's
-`EditSession` (the same options, planner, commit and feedback as `apply`), so
-every write is the store's (atomic, journaled, inside the root), and `undo`
+any format), Claude Code's `edit` and `multi_edit`, `view` and `undo`. A call
+never raises for what the model sent: missing or mistyped arguments, unknown
+tools and refused paths come back as an error reply the model can act on.
+Every call goes through the service's `EditSession` (the same options,
+planner, commit and feedback as `apply`), so every write is the store's
+(atomic, journaled, inside the root), and `undo`
 takes back only the handler's own runs: a run the user made meanwhile (with
 `editblocks apply`, say) is not the model's to undo.
 """
@@ -25,22 +26,27 @@ from editblocks.plan.guards import text_refusal
 from editblocks.service.options import ApplyOptions
 from editblocks.service.results import clean
 from editblocks.service.session import EditSession
+from editblocks.service.string_edit_tool import run_string_edits
 from editblocks.service.text_editor import Decided, EditorReply, TextEditor, as_edit
 from editblocks.tools.definitions import (
     APPLY_EDITS,
     APPLY_PATCH,
     CHECK_EDITS,
+    EDIT,
+    MULTI_EDIT,
     PATCH_OPERATIONS,
     TEXT_EDITOR_ALIASES,
     TEXT_EDITOR_COMMANDS,
     TOOL_NAMES,
     UNDO,
+    VIEW,
     arguments,
     int_argument,
     operation_patch,
     text_argument,
     view_range_argument,
 )
+from editblocks.tools.edit_arguments import path_argument, string_edit_argument, string_edits_argument
 from editblocks.tools.text_editor import Occurrences, normalized, replace_once
 from editblocks.workspace.store import FileStore
 
@@ -52,6 +58,8 @@ class ToolReply:
     text: str
     ok: bool
     result: ApplyResult | None = None
+    replacements: int | None = None
+    """For `edit` and `multi_edit`: how many places were replaced (None when nothing was written)."""
 
     @property
     def is_error(self) -> bool:
@@ -110,6 +118,12 @@ class ToolHandler:
                 return self._apply_edits(args, dry_run=name == CHECK_EDITS)
             if name == UNDO:
                 return self._undo()
+            if name in (EDIT, MULTI_EDIT):
+                path = path_argument(args)
+                edits = [string_edit_argument(args)] if name == EDIT else string_edits_argument(args)
+                return _reply(run_string_edits(self._editor, path, edits))
+            if name == VIEW:
+                return _reply(self._editor.view(path_argument(args), view_range_argument(args)))
             return ToolReply(f"Error: there is no tool `{name}`; the tools are {', '.join(TOOL_NAMES)}.", False)
         except ArgumentError as error:
             return ToolReply(f"Error: {name}: {error}.", False)
@@ -227,4 +241,4 @@ def _refused(path: str, old: str, new: str) -> ToolReply | None:
 
 
 def _reply(reply: EditorReply) -> ToolReply:
-    return ToolReply(reply.text, reply.ok, reply.result)
+    return ToolReply(reply.text, reply.ok, reply.result, reply.replacements)

@@ -25,6 +25,9 @@ APPLY_PATCH = "apply_patch"
 APPLY_EDITS = "apply_edits"
 CHECK_EDITS = "check_edits"
 UNDO = "undo"
+EDIT = "edit"
+MULTI_EDIT = "multi_edit"
+VIEW = "view"
 TEXT_EDITOR_COMMANDS = ("view", "create", "str_replace", "insert", "undo_edit")
 PATCH_OPERATIONS = ("create_file", "update_file", "delete_file")
 
@@ -51,6 +54,16 @@ def _edits_parameters() -> dict[str, Any]:
     }, ["edits"])
 
 
+_FILE_PATH = {"type": "string", "description": "The file's path, relative to the project root."}
+_EDIT_FIELDS = {
+    "old_string": {"type": "string", "description": "The text to replace, copied exactly from the file."},
+    "new_string": {"type": "string", "description": "The text to put in its place (different from old_string)."},
+    "replace_all": {"type": "boolean", "default": False,
+                    "description": "Replace every occurrence of old_string (default false: it must be unique)."},
+}
+_VIEW_RANGE: dict[str, Any] = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
+               "description": "First and last line to show (1-based; -1 = end of file)."}
+
 _SPECS = (
     ToolSpec(TEXT_EDITOR, (
         "View, create and edit text files of the project. `view` shows a file with numbered lines (or lists a "
@@ -60,8 +73,7 @@ _SPECS = (
         _object({
             "command": {"type": "string", "enum": list(TEXT_EDITOR_COMMANDS)},
             "path": {"type": "string", "description": "File or folder path, relative to the project root."},
-            "view_range": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2,
-                           "description": "For view: first and last line to show (1-based; -1 = end of file)."},
+            "view_range": {**_VIEW_RANGE, "description": "For view: " + _VIEW_RANGE["description"]},
             "file_text": {"type": "string", "description": "For create: the whole content of the new file."},
             "old_str": {"type": "string", "description": "For str_replace: the exact text to replace (unique)."},
             "new_str": {"type": "string", "description": "For str_replace and insert: the new text."},
@@ -85,6 +97,27 @@ _SPECS = (
     ToolSpec(UNDO, "Undo your most recent edit run (every file it changed, created, deleted or moved); an edit made "
              "since by someone else is left alone.",
              _object({}, [])),
+    ToolSpec(EDIT, (
+        "Replace text in a file. `old_string` must occur exactly once: quote enough of the surrounding lines to "
+        "make it unique, or set `replace_all` to replace every occurrence. Text not found as written is looked "
+        "for line by line, tolerating indentation, trailing whitespace and quote differences; when nothing "
+        "matches, the reply shows the closest lines. An empty `old_string` creates a new file holding "
+        "`new_string`. Paths are relative to the project root."),
+        _object({"file_path": _FILE_PATH, **_EDIT_FIELDS,
+                 "expected_replacements": {"type": "integer", "minimum": 1, "description": (
+                     "How many occurrences to replace; the edit is refused when the count differs.")}},
+                ["file_path", "old_string", "new_string"])),
+    ToolSpec(MULTI_EDIT, (
+        "Make several edits to one file in one step: each works like `edit` on the text the previous ones left, "
+        "and either all of them apply or none does."),
+        _object({"file_path": _FILE_PATH,
+                 "edits": {"type": "array", "minItems": 1, "description": "The edits, applied in order.",
+                           "items": _object(dict(_EDIT_FIELDS), ["old_string", "new_string"])}},
+                ["file_path", "edits"])),
+    ToolSpec(VIEW, (
+        "Show a file with numbered lines (`view_range` for part of it), or list a folder two levels deep. Paths "
+        "are relative to the project root."),
+        _object({"file_path": _FILE_PATH, "view_range": _VIEW_RANGE}, ["file_path"])),
 )
 TOOL_NAMES = tuple(spec.name for spec in _SPECS)
 
@@ -202,7 +235,8 @@ def operation_patch(operation: Mapping[str, Any]) -> str:
     """The V4A patch text for one operation of the Responses API's `apply_patch` tool.
 
     `create_file` carries the new content as `+` lines (bare lines are taken as
-    content too when none has the prefix), `update_file` the hunks, `delete_file` nothing.
+    content too when none has the prefix), `update_file` the hunks (and `move_to`, the path it moves to),
+    `delete_file` nothing.
     """
     kind = text_argument(operation, "type")
     if kind not in PATCH_OPERATIONS:
@@ -210,6 +244,9 @@ def operation_patch(operation: Mapping[str, Any]) -> str:
     path = text_argument(operation, "path")
     if not path.strip() or "\n" in path or "\r" in path:
         raise ArgumentError("the operation's `path` must be one non-empty line")
+    move_to = text_argument(operation, "move_to", required=False)
+    if move_to and (kind != "update_file" or not move_to.strip() or "\n" in move_to or "\r" in move_to):
+        raise ArgumentError("`move_to` must be one non-empty line, and only an update_file operation moves a file")
     if kind == "delete_file":
         return f"*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n"
     diff = text_argument(operation, "diff").replace("\r\n", "\n")
@@ -220,4 +257,6 @@ def operation_patch(operation: Mapping[str, Any]) -> str:
         if not any(line.startswith("+") for line in lines):
             body = "".join(f"+{line}\n" for line in lines)
         return f"*** Begin Patch\n*** Add File: {path}\n{body}*** End Patch\n"
-    return f"*** Begin Patch\n*** Update File: {path}\n{body}*** End Patch\n"
+    moved = f"*** Move to: {move_to}\n" if move_to else ""
+    return f"*** Begin Patch\n*** Update File: {path}\n{moved}{body}*** End Patch\n"
+

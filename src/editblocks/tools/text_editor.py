@@ -15,17 +15,21 @@ from dataclasses import dataclass
 
 MAX_COUNTED = 1000  # a hostile old_str ("a" in a file of a million a's) stops being counted here
 SNIPPET_CONTEXT = 4
+MAX_LISTED_LINES = 50  # a reply names every line up to here; a hostile file may hold thousands of occurrences
 
 
 @dataclass(frozen=True)
 class LineEdit:
     """Replace lines ``[start, end)`` (0-based) by ``new_lines``; when ``final_newline`` is not None, the file
-    then ends with a line break or not (a replacement at the very end says which, as the text it puts there)."""
+    then ends with a line break or not (a replacement at the very end says which, as the text it puts there).
+    ``sources``, when given, names per new line the file line it reproduces unchanged (it keeps that line's
+    ending); without it a new line equal to the old line at its place counts as that line."""
 
     start: int
     end: int
     new_lines: tuple[str, ...]
     final_newline: bool | None = None
+    sources: tuple[int | None, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -97,11 +101,33 @@ def numbered(lines: Sequence[str], first: int = 1) -> str:
     return "".join(f"{number:6}\t{line}\n" for number, line in enumerate(lines, start=first))
 
 
+def cut_view(shown: str, limit: int) -> str:
+    """A view's text cut to at most ``limit`` characters at a line boundary, saying so (the text editor tool's
+    `max_characters`)."""
+    if len(shown) <= limit:
+        return shown
+    cut = shown[:limit].rsplit("\n", 1)[0] + "\n" if "\n" in shown[:limit] else ""
+    return cut + f"[output cut at {limit} characters: view a smaller `view_range`]\n"
+
+
 def snippet(lines: Sequence[str], start: int, count: int) -> str:
     """The changed lines ``[start, start + count)`` with a few lines around them, numbered."""
     first = max(0, start - SNIPPET_CONTEXT)
     last = min(len(lines), start + count + SNIPPET_CONTEXT)
     return numbered(lines[first:last], first + 1)
+
+
+def at_lines(numbers: Sequence[int]) -> str:
+    """`line 3`, `lines 3 and 9`, `lines 3, 9 and 12` (each line once); past MAX_LISTED_LINES, how many more."""
+    distinct = list(dict.fromkeys(numbers))
+    return ("line " if len(distinct) == 1 else "lines ") + _listed(distinct)
+
+
+def _listed(numbers: Sequence[int]) -> str:
+    shown = [str(n) for n in numbers[:MAX_LISTED_LINES]]
+    text = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else "".join(shown)
+    more = len(numbers) - len(shown)
+    return text + (f" and {more} more" if more else "")
 
 
 def _line_start(text: str, position: int) -> int:

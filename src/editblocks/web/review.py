@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from editblocks.errors import WorkspaceError
-from editblocks.model import ApplyResult, EditResult, Format, ParseResult
+from editblocks.model import ApplyResult, EditResult, Format, ParseResult, counted
 from editblocks.service.options import ApplyOptions
 from editblocks.service.session import EditSession
 from editblocks.web.answer import AnswerFeed
@@ -181,7 +181,7 @@ class ReviewState:
             written = _files_written(result)
             if written:
                 self._applied = _Run(indexes, result)  # Undo now undoes this run
-                self._message = f"applied: {written} file{'s' if written != 1 else ''} written"
+                self._message = f"applied: {counted(written, 'file')} written"
             else:  # no run was journaled, so there is nothing for Undo to undo
                 self._preview = _Run(indexes, result)
                 self._message = "nothing written: " + (result.notes[0] if result.notes else "no accepted block applies")

@@ -643,32 +643,32 @@ def test_near_miss_ignores_blank_edge_lines_of_the_search():
 
 def test_explain_leading_anchor_not_found():
     message = explain_anchor_failure(PARSER, ["def load_config(path):"], ["    pass"], [])
-    assert message.startswith("Leading anchor not found")
+    assert message.startswith("leading anchor not found")
     assert "line 1" in message
 
 
 def test_explain_old_lines_not_after_anchor():
     message = explain_anchor_failure(PARSER, ["def parse_config(path):"], ["    raw = open(path).read()"], [])
-    assert message.startswith("Old lines don't match content after anchor")
+    assert message.startswith("old lines don't match content after anchor")
     assert "anchor at line 1" in message
 
 
 def test_explain_names_every_anchor_occurrence():
     file = ["[section]", "a = 1", "[section]", "b = 2"]
     message = explain_anchor_failure(file, ["[section]"], ["c = 3"], [])
-    assert message.startswith("Old lines don't match content after anchor (anchor at lines 1, 3)")
+    assert message.startswith("old lines don't match content after anchor (anchor at lines 1, 3)")
 
 
 def test_explain_trailing_anchor_not_after_old_lines():
     message = explain_anchor_failure(
         PARSER, ["def parse_config(path):"], ["    with open(path) as handle:"], ["    return settings"]
     )
-    assert message.startswith("Trailing anchor not found after old lines")
+    assert message.startswith("trailing anchor not found after old lines")
 
 
 def test_explain_old_lines_alone_not_found():
     message = explain_anchor_failure(PARSER, [], ["    settings = yaml.safe_load(raw)"], [])
-    assert message.startswith("Old lines not found")
+    assert message.startswith("old lines not found")
     assert "closest: line 4" in message
 
 
@@ -771,9 +771,9 @@ def test_indentation_rung_on_a_file_of_near_copies_takes_one_pass():
 
 def test_explain_old_lines_not_found_when_there_is_no_leading_anchor():
     message = explain_anchor_failure(["a = 1", "b = 2", "c = 3"], [], ["b = 5"], ["c = 3"])
-    assert message.startswith("Old lines not found")
+    assert message.startswith("old lines not found")
 
 
 def test_explain_trailing_anchor_alone_not_found():
     message = explain_anchor_failure(["a = 1", "b = 2"], [], [], ["z = 26"])
-    assert message.startswith("Trailing anchor not found")
+    assert message.startswith("trailing anchor not found")
