@@ -203,6 +203,26 @@ def test_a_str_replace_that_puts_a_placeholder_in_place_of_code_is_refused(tmp_p
     assert (tmp_path / "service.py").read_text() == SERVICE
 
 
+@pytest.mark.parametrize(("name", "call"), [
+    ("edit", {"file_path": "service.py", "old_string": "        self.open()\n        self.run()\n",
+              "new_string": "        # ... rest of the code\n        self.log()\n"}),
+    ("edit", {"file_path": "service.py", "old_string": "pass", "new_string": f"pass\n{REPLACE}",
+              "replace_all": True}),
+    ("edit", {"file_path": "fresh.py", "old_string": "", "new_string": f"{SEARCH}\nx\n{SEPARATOR}\ny\n{REPLACE}\n"}),
+    ("multi_edit", {"file_path": "service.py", "edits": [
+        {"old_string": "    def stop(self):", "new_string": "    def halt(self):"},
+        {"old_string": "        self.open()\n        self.run()\n", "new_string": "        // rest of code\n"}]}),
+])
+def test_an_edit_tool_call_whose_new_text_would_delete_code_or_write_markers_is_refused(
+        tmp_path: Path, name: str, call: dict[str, object]) -> None:
+    make_tree(tmp_path, {"service.py": SERVICE})
+    reply = ToolHandler(tmp_path).call(name, call)
+    assert reply.is_error and "nothing was written" in reply.text
+    assert ("stands for code" in reply.text) != ("edit marker" in reply.text)
+    assert reply.text.startswith("Error: edit 2 of 2: ") == (name == "multi_edit")
+    assert (tmp_path / "service.py").read_text() == SERVICE and not (tmp_path / "fresh.py").exists()
+
+
 def test_a_whole_file_with_a_bracketed_placeholder_is_refused(tmp_path: Path) -> None:
     make_tree(tmp_path, {"service.py": SERVICE})
     result = single(_whole(tmp_path, fenced("service.py", "class Service:\n    (rest of methods ...)\n")))

@@ -16,7 +16,7 @@ takes back only the handler's own runs: a run the user made meanwhile (with
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +46,7 @@ from editblocks.tools.definitions import (
     text_argument,
     view_range_argument,
 )
-from editblocks.tools.edit_arguments import path_argument, string_edit_argument, string_edits_argument
+from editblocks.tools.edit_arguments import StringEdit, path_argument, string_edit_argument, string_edits_argument
 from editblocks.tools.text_editor import Occurrences, normalized, replace_once
 from editblocks.workspace.store import FileStore
 
@@ -121,7 +121,7 @@ class ToolHandler:
             if name in (EDIT, MULTI_EDIT):
                 path = path_argument(args)
                 edits = [string_edit_argument(args)] if name == EDIT else string_edits_argument(args)
-                return _reply(run_string_edits(self._editor, path, edits))
+                return _edits_refused(path, edits) or _reply(run_string_edits(self._editor, path, edits))
             if name == VIEW:
                 return _reply(self._editor.view(path_argument(args), view_range_argument(args)))
             return ToolReply(f"Error: there is no tool `{name}`; the tools are {', '.join(TOOL_NAMES)}.", False)
@@ -233,11 +233,20 @@ class ToolHandler:
         return ToolReply(message, clean(result) and not parsed.errors, result)
 
 
-def _refused(path: str, old: str, new: str) -> ToolReply | None:
-    """A text editor call whose new text would delete code behind a placeholder or write an edit marker: refused,
-    nothing written."""
+def _refused(path: str, old: str, new: str, which: str = "") -> ToolReply | None:
+    """A call whose new text would delete code behind a placeholder or write an edit marker: refused, nothing
+    written (``which`` names the edit of several)."""
     why = text_refusal(old, normalized(new), path)
-    return ToolReply(f"Error: {why}; nothing was written.", False) if why else None
+    return ToolReply(f"Error: {which}{why}; nothing was written.", False) if why else None
+
+
+def _edits_refused(path: str, edits: Sequence[StringEdit]) -> ToolReply | None:
+    """An `edit` or `multi_edit` call one of whose edits `_refused` refuses: none of them is made."""
+    for number, edit in enumerate(edits, start=1):
+        refused = _refused(path, normalized(edit.old), edit.new, f"edit {number} of {len(edits)}: " * (len(edits) > 1))
+        if refused is not None:
+            return refused
+    return None
 
 
 def _reply(reply: EditorReply) -> ToolReply:
