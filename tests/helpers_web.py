@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from editblocks.web import ReviewServer, ReviewState
+from editblocks.web.chat import ModelSettings
+from editblocks.web.workbench import Workbench
+from editblocks.web.workbench_app import WorkbenchServer
 
 from helpers_apply import diff_edit
 
@@ -49,3 +54,26 @@ def served(root: Path, answer: str | None = ANSWER) -> Iterator[tuple[ReviewStat
         session.load(answer)
     with ReviewServer(session) as server:
         yield session, server
+
+
+@contextmanager
+def served_workbench(root: Path, base_url: str | None, *, model: str | None = "test-model", retries: int = 2,
+                     api_key: str | None = "test-key") -> Iterator[tuple[Workbench, WorkbenchServer]]:
+    """The workbench on ``root`` asking the model at ``base_url`` (the scripted server), served on a free port."""
+    settings = ModelSettings(model, base_url, api_key, timeout=20.0, backoff=0.01, retries=retries)
+    bench = Workbench(root, settings)
+    with WorkbenchServer(bench) as server:
+        yield bench, server
+
+
+def wait_idle(bench: Workbench) -> None:
+    """Until the rounds end (each change wakes the wait; no sleeping)."""
+    changed = threading.Event()
+    unsubscribe = bench.subscribe(changed.set)
+    try:
+        deadline = time.monotonic() + 60
+        while bench.running:
+            assert changed.wait(max(0.0, deadline - time.monotonic())), "the rounds did not end"
+            changed.clear()
+    finally:
+        unsubscribe()

@@ -108,6 +108,21 @@ def test_a_lone_block_that_waited_is_ambiguous_when_the_answer_ends_and_the_page
     assert feed.verdicts[twin].code.value == "ambiguous"
 
 
+def test_the_workbench_shows_a_waiting_block_without_a_verdict_until_the_last_copy_settles_it() -> None:
+    from itertools import count
+
+    from editblocks.web.live_round import LiveRound
+
+    shown = LiveRound(LiveAnswer(twins_locator()), count(1).__next__)
+    middle = TWINS.index("Meanwhile")
+    shown.feed(TWINS[:middle])
+    assert shown.slots() == []  # the first copy ended, and waits: no verdict on the page
+    shown.feed(TWINS[middle:])
+    shown.close()
+    assert [(slot.line, slot.result.status) for slot in shown.slots() if slot.result] == [
+        (3, Status.APPLIED), (14, Status.APPLIED), (25, Status.APPLIED)]
+
+
 def test_the_terminal_view_says_a_block_waits_for_identical_blocks() -> None:
     import io
 

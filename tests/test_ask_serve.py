@@ -25,11 +25,11 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from editblocks.ask.client import Endpoint
 from editblocks.ask.display import QuietView
 from editblocks.ask.outcome import AskOptions, AskOutcome
-from editblocks.ask.page import PageView, apply_at_once, page_confirm
 from editblocks.ask.rounds import ask
 from editblocks.cli import main
 from editblocks.model import Format
 from editblocks.web import ReviewState
+from editblocks.web.ask_page import PageView, apply_at_once, page_confirm
 
 from helpers_apply import diff_edit
 from helpers_web import ANSWER, BROWSER_TIMEOUT_MS, FILES, make_project, read_tree

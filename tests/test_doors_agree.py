@@ -1,15 +1,15 @@
 """Every door gives the same verdicts, exit status and feedback for the same answer and the same options.
 
-The doors: `editblocks apply --json` (and its `--feedback` file), `ToolHandler`, the MCP server through the
-official SDK's client (launch options), the review page's HTTP API, the `ask` live view against a local
-endpoint, and `eval`. The answers include the ones on which the doors used to disagree: a `--strict` run (the
-tool handler had no such option), the `abort` policy (the live view reported blocks as applied that apply then
-skipped), a guillemet file skipped after a failure (the live view's reason left out the line), and a V4A section
-whose move is refused (the live view planned its hunk alone and applied it) or made (it reported a deletion and a
-creation where apply reports a rename). And answers whose verdicts need more than the block: identical blocks for
-the places their old text occurs (the first waits, with no verdict shown, until the last arrives), one such block
-alone (ambiguous when the answer ends, or, under skip-file, when another block of its file comes), and one block
-at places that all give the same file.
+The doors: `editblocks apply --json` (and its `--feedback` file), `ToolHandler`, the MCP server through the official
+SDK's client (launch options), the review page's HTTP API, the `ask` live view against a local endpoint, the
+workbench asking the same endpoint, and `eval`. The answers include the ones on which the doors used to disagree: a
+`--strict` run (the tool handler had no such option), the `abort` policy (the live view reported blocks as applied
+that apply then skipped), a guillemet file skipped after a failure (the live view's reason left out the line), and a
+V4A section whose move is refused (the live view planned its hunk alone and applied it) or made (it reported a
+deletion and a creation where apply reports a rename). And answers whose verdicts need more than the block:
+identical blocks for the places their old text occurs (the first waits, with no verdict shown, until the last
+arrives), one such block alone (ambiguous when the answer ends, or, under skip-file, when another block of its file
+comes), and one block at places that all give the same file.
 """
 
 from __future__ import annotations
@@ -34,12 +34,16 @@ from editblocks.ask.outcome import AskOptions
 from editblocks.ask.rounds import ask
 from editblocks.cli import main
 from editblocks.eval.evaluate import PASSING, evaluate_cases, summarize
-from editblocks.model import ApplyResult, EditBlock, Format, Status
+from editblocks.model import ApplyResult, EditBlock, EditResult, Format, Status
 from editblocks.parsing.stream import parse
 from editblocks.service import ApplyOptions
 from editblocks.service.live import BlockLocated, BlockWaiting, BlockWithdrawn
 from editblocks.tools import ToolHandler
 from editblocks.web import ReviewServer, ReviewState
+from editblocks.web.chat import ModelSettings
+from editblocks.web.workbench import Workbench
+
+from helpers_web import wait_idle
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 FILES = {
@@ -103,7 +107,11 @@ def project(root: Path) -> Path:
 
 
 def verdicts(result: ApplyResult) -> list[tuple[str, str, str]]:
-    return [(r.status.value, r.code.value, r.reason) for r in result.results]
+    return [verdicts_of(r) for r in result.results]
+
+
+def verdicts_of(result: EditResult) -> tuple[str, str, str]:
+    return result.status.value, result.code.value, result.reason
 
 
 def json_verdicts(results: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
@@ -209,6 +217,16 @@ def test_every_door_gives_the_same_verdicts_status_and_feedback(
     assert bool(recorder.waited) == answer_name.startswith(("twins", "lone-twin"))
     assert (first.feedback or "") == feedback
     assert (outcome.exit_code == 0) == (cli.exit_code == 0)
+
+    # the workbench, asking the same endpoint: a round's verdicts once its answer is whole, and the feedback round
+    with scripted([Answer(answer, chunk=7), Answer("Nothing more.\n")]) as endpoint:
+        bench = Workbench(project(tmp_path / "bench"), ModelSettings("m", endpoint.base_url, "test-key", retries=1),
+                          options=options, format=fmt)
+        bench.send("edit", ["app.py"])
+        wait_idle(bench)
+    assert [verdicts_of(entry.verdict) for entry in bench.conversation.entries()] == expected
+    sent_back = [turn.text for turn in bench.conversation.turns if turn.kind == "feedback"]
+    assert sent_back == ([feedback] if feedback else [])
 
     # eval: the case's expected files are what the command line writes
     case = tmp_path / "case"

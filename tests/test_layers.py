@@ -30,16 +30,17 @@ LAYERS = (
     ("workspace",),
     ("report", "extras"),
     ("service",),
-    ("web", "mcp", "eval"),
+    ("mcp", "eval"),
     ("integrations",),
     ("ask",),
+    ("web",),
     ("cli",),
     ("__main__",),
 )
 """Bottom to top. A module may import its own package and the layers below its own; packages that share a layer
 know nothing of one another."""
 RANK = {part: rank for rank, parts in enumerate(LAYERS) for part in parts}
-PUBLIC_FACES = {"editblocks": len(LAYERS), "editblocks.tools": RANK["service"] + 1}
+PUBLIC_FACES = {"editblocks": len(LAYERS), "editblocks.tools": RANK["service"] + 0.5}
 """Public faces that load names of higher layers on first use (`_LAZY`), with the layer importing one counts as
 reaching; what they import at once obeys their own package's place."""
 CORE = ("model", "errors", "text", "parsing", "locate", "plan", "tools", "prompts")
@@ -107,7 +108,7 @@ def part_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else module
 
 
-def rank_of(module: str) -> int:
+def rank_of(module: str) -> float:
     return PUBLIC_FACES.get(module, RANK.get(part_of(module), -1))
 
 

@@ -32,7 +32,7 @@ _PYTHON = re.compile(r"^````python\n(.*?)^````$", re.DOTALL | re.MULTILINE)
 _UNRUN_PYTHON = re.compile(r"^```python\s*$", re.MULTILINE)  # a three-backtick Python fence: shown, never run
 _SHELL = re.compile(r"^```bash\n(.*?)^```$", re.DOTALL | re.MULTILINE)
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
-_ADDRESS = re.compile(r"review page: (http://127\.0\.0\.1:\d+/\S+/)")
+_ADDRESS = re.compile(r"(?:review page|workbench): (http://127\.0\.0\.1:\d+/\S+/)")
 BIN = Path(sys.executable).parent
 # Shell examples another test runs, named by a line they hold.
 RUN_ELSEWHERE = {
@@ -200,7 +200,7 @@ def serve_until_it_answers(line: str, cwd: Path, env: dict[str, str]) -> None:
             assert piece, f"{line}: no address\n{shown}\n{process.stderr.read() if process.stderr else ''}"
             shown += piece
         page = urllib.request.urlopen(match[1], timeout=60).read().decode()
-        assert "editblocks review" in page, line
+        assert "editblocks review" in page or "editblocks workbench" in page, line
     finally:
         process.send_signal(signal.SIGINT)
         try:

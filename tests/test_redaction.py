@@ -18,12 +18,12 @@ from click.testing import CliRunner, Result
 from editblocks.ask.client import Endpoint
 from editblocks.ask.display import QuietView
 from editblocks.ask.outcome import AskOptions
-from editblocks.ask.page import PageView, apply_at_once
 from editblocks.ask.redact import redact_url
 from editblocks.ask.rounds import ask
 from editblocks.cli import main
 from editblocks.model import Format
 from editblocks.web import ReviewState
+from editblocks.web.ask_page import PageView, apply_at_once
 
 SECRET = "s3cr3t-K3Y"
 ANSWER = "app.py\n```python\n<<<<<<< SEARCH\nA = 1\n=======\nA = 2\n>>>>>>> REPLACE\n```\n"

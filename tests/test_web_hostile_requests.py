@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from editblocks.web import ReviewServer, ReviewState
-from editblocks.web.app import MAX_BODY
+from editblocks.web.bodies import MAX_BODY
 
 from helpers_web import ANSWER, FILES, make_project, read_tree
 

@@ -35,9 +35,15 @@ def conversation(instruction: str, files: Sequence[PromptFile], format: Format |
     """System prompt, the format's example turns, then one user turn: the files, the reminder, the instruction."""
     messages: list[Message] = [{"role": "system", "content": system_prompt(format, editor=editor)}]
     messages += example_messages(format, editor=editor)
-    parts = [files_text(files), reminder(format, editor=editor).strip(), instruction.strip()]
-    messages.append({"role": "user", "content": "\n\n".join(part for part in parts if part)})
+    messages.append(request(instruction, files, format, editor=editor))
     return messages
+
+
+def request(instruction: str, files: Sequence[PromptFile], format: Format | str, *, editor: bool = False) -> Message:
+    """A user turn asking for edits: the files as they are now, the format's reminder, the instruction (a
+    conversation's next instruction is one more of these)."""
+    parts = [files_text(files), reminder(format, editor=editor).strip(), instruction.strip()]
+    return {"role": "user", "content": "\n\n".join(part for part in parts if part)}
 
 
 def tool_conversation(instruction: str, files: Sequence[PromptFile]) -> list[Message]:

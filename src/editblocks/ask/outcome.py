@@ -5,7 +5,7 @@ Shared by the round trip over an edit format (`rounds`) and the tool-call loop (
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -106,15 +106,18 @@ def missing_note(files: Sequence[PromptFile]) -> str | None:
             f"{'new files' if len(missing) > 1 else 'a new file'} to create)")
 
 
-def prompt_files(store: FileStore, paths: Sequence[str], max_bytes: int) -> list[PromptFile]:
-    """The files as the model will see them; a file that cannot be sent is refused, naming why."""
+def prompt_files(store: FileStore, paths: Sequence[str], max_bytes: int,
+                 text_of: Callable[[str], str | None] | None = None) -> list[PromptFile]:
+    """The files as the model will see them (as ``text_of`` gives a file's text, when given: a conversation shows
+    the files as its earlier rounds left them); a file that cannot be sent is refused, naming why."""
     files = []
     for path in paths:
         read = store.read(path)
         if isinstance(read, Refusal):
             raise AskInputError(f"cannot send {path}: {read.reason}")
-        if read.text is not None and len(read.text.encode("utf-8", "surrogatepass")) > max_bytes:
+        text = text_of(read.rel) if text_of is not None else read.text
+        if text is not None and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
             raise AskInputError(f"cannot send {path}: it is larger than {max_bytes} bytes (--max-file-bytes); "
                                 "send a smaller file or raise the limit")
-        files.append(PromptFile(read.rel, read.text))
+        files.append(PromptFile(read.rel, text))
     return files

@@ -7,7 +7,6 @@ command says which package to install, in one line.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from editblocks.ask.messages import DEFAULT_MAX_FILE_BYTES
+from editblocks.cli.model_options import api_key, model_options
 from editblocks.cli.options import apply_options, options_from
 from editblocks.cli.shared import JSON_HELP, InputError, JsonAwareCommand, console, emit_json, root_option
 from editblocks.prompts import PROMPT_FORMATS
@@ -30,32 +29,19 @@ if TYPE_CHECKING:
 @click.command("ask", cls=JsonAwareCommand)
 @click.argument("instruction")
 @click.argument("files", nargs=-1)
-@click.option("--model", default=None, help="The model to ask (also EDITBLOCKS_MODEL).")
-@click.option("--base-url", default=None, envvar="OPENAI_BASE_URL",
-              help="An OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1 for llama.cpp "
-                   "(default: OPENAI_BASE_URL, else OpenAI's).")
-@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
-              help="The environment variable holding the API key.")
 @click.option("--format", "format_", type=click.Choice(PROMPT_FORMATS), default="diff", show_default=True,
               help="The edit format the model is asked to answer in.")
+@model_options("Feedback rounds after failed blocks (a round that applies nothing new stops them).")
 @click.option("--editor", is_flag=True, help="The editor variant of the prompt: edits only, no shell commands.")
 @click.option("--tools", is_flag=True,
               help="Edit through tool calls (editblocks.tools, run by ToolHandler) instead of an edit format.")
 @root_option()
 @click.option("--dry-run", is_flag=True, help="Show what the answer would change; write nothing.")
 @click.option("--yes", "-y", is_flag=True, help="Apply without asking for confirmation.")
-@click.option("--retries", type=click.IntRange(min=0), default=2, show_default=True,
-              help="Feedback rounds after failed blocks (a round that applies nothing new stops them).")
 @click.option("--git-commit", is_flag=True, help="Commit the changed files, with the instruction as the message.")
 @click.option("--git-hooks", is_flag=True,
               help="With --git-commit: let the repository's git hooks run (off by default: a hook is a script of "
                    "the work tree, which the model may just have edited).")
-@click.option("--timeout", type=click.FloatRange(min=0.001), default=120.0, show_default=True,
-              help="Seconds to wait for the endpoint (to connect, and between pieces of the answer).")
-@click.option("--backoff", type=click.FloatRange(min=0.0), default=1.0, show_default=True,
-              help="Seconds before retrying a failed request, doubling each time (a retry-after header wins).")
-@click.option("--max-file-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_FILE_BYTES, show_default=True,
-              help="Refuse to send a file larger than this.")
 @click.option("--serve", is_flag=True,
               help="Stream every round into the review page on 127.0.0.1 (its address is printed); the page's Apply "
                    "writes the accepted blocks (with --yes: all, at once). Serves until Ctrl-C. Needs editblocks[web].")
@@ -87,12 +73,10 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
     from editblocks.workspace import WorkspaceError
 
     base_url = base_url or None
-    key = os.environ.get(api_key_env)
-    if not key:
-        if base_url is None:
-            raise InputError(f"no API key: set {api_key_env} (or name another variable with --api-key-env)",
-                             code="usage")
-        key = "no-key"  # local servers (llama.cpp, Ollama, vLLM) usually take any key
+    key = api_key(api_key_env, base_url)
+    if key is None:
+        raise InputError(f"no API key: set {api_key_env} (or name another variable with --api-key-env)",
+                         code="usage")
     endpoint = Endpoint(model, base_url, key, timeout=timeout, backoff=backoff)
     options = AskOptions(instruction, files, root or ".", Format(format_), editor=editor, dry_run=dry_run, yes=yes,
                          retries=retries, git_commit=git_commit, git_hooks=git_hooks, max_file_bytes=max_file_bytes,
@@ -132,10 +116,10 @@ def _ask_on_page(options: AskOptions, endpoint: Endpoint) -> AskOutcome:
     """
     import threading
 
-    from editblocks.ask.page import PageView, apply_at_once, page_confirm
     from editblocks.ask.rounds import ask
     from editblocks.cli.shared import workspace_error
     from editblocks.web import ReviewServer, ReviewState
+    from editblocks.web.ask_page import PageView, apply_at_once, page_confirm
     from editblocks.workspace import WorkspaceError
 
     try:

@@ -13,9 +13,7 @@ wrong type) is answered 4xx with a one-line reason, and nothing is done.
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +25,12 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from editblocks.web.bodies import BadRequest, read_json, script_safe
 from editblocks.web.guard import TokenGate
 from editblocks.web.review import ReviewState
+from editblocks.web.sse import event_stream
 
 HERE = Path(__file__).resolve().parent
-MAX_BODY = 16 << 20  # a pasted answer larger than this is refused (the command line's own limit is similar)
-KEEP_ALIVE_SECONDS = 15.0
 _TEMPLATES = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True))
 
 
@@ -41,7 +39,7 @@ def create_app(session: ReviewState, token: str, stopping: threading.Event) -> T
 
     async def page(request: Request) -> HTMLResponse:
         _, view = session.view_json()
-        html = _TEMPLATES.get_template("page.html").render(root=session.root, view=Markup(_script_safe(view)))
+        html = _TEMPLATES.get_template("page.html").render(root=session.root, view=Markup(script_safe(view)))
         return HTMLResponse(html)
 
     async def view(request: Request) -> Response:
@@ -52,8 +50,12 @@ def create_app(session: ReviewState, token: str, stopping: threading.Event) -> T
             since = int(request.query_params.get("since", "-1"))
         except ValueError:
             since = -1
-        return StreamingResponse(_event_stream(session, since, stopping), media_type="text/event-stream",
-                                 headers={"x-accel-buffering": "no"})
+        async def latest(since: int) -> tuple[int, str] | None:
+            version, data = session.view_json()
+            return (version, data) if version > since else None
+
+        return StreamingResponse(event_stream(session.subscribe, latest, since, stopping, "view"),
+                                 media_type="text/event-stream", headers={"x-accel-buffering": "no"})
 
     def decide(body: dict[str, Any]) -> None:
         numbers = body.get("blocks")
@@ -89,20 +91,12 @@ def create_app(session: ReviewState, token: str, stopping: threading.Event) -> T
     return TokenGate(Starlette(routes=routes), token)
 
 
-class BadRequest(Exception):
-    """A request the page's own script never sends: answered 4xx with the one-line reason, nothing done."""
-
-    def __init__(self, reason: str, status: int = 400) -> None:
-        super().__init__(reason)
-        self.status = status
-
-
 def _action(session: ReviewState, run: Any) -> Any:
     """A POST handler: a JSON object in (at most `MAX_BODY` bytes), the new view out."""
 
     async def handler(request: Request) -> Response:
         try:
-            body = await _json_body(request)
+            body = await read_json(request)
             await asyncio.to_thread(run, body)
         except BadRequest as error:
             return JSONResponse({"error": str(error)}, status_code=error.status)
@@ -111,68 +105,5 @@ def _action(session: ReviewState, run: Any) -> Any:
     return handler
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object; `BadRequest` saying what is wrong with anything else."""
-    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-        raise BadRequest("send the body as application/json", 415)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise BadRequest(f"the request body is larger than {MAX_BODY} bytes", 413)
-        chunks.append(chunk)
-    try:
-        text = b"".join(chunks).decode("utf-8") or "{}"
-    except UnicodeDecodeError:
-        raise BadRequest("the body is not UTF-8") from None
-    try:
-        body = json.loads(text, parse_constant=_no_constant)
-    except RecursionError:
-        raise BadRequest("the JSON is nested too deeply") from None
-    except ValueError as error:
-        raise BadRequest(f"the body is not valid JSON ({str(error).split(';')[0].splitlines()[0]})") from None
-    if not isinstance(body, dict):
-        raise BadRequest("expected a JSON object")
-    return body
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def _view_response(session: ReviewState) -> Response:
     return Response(session.view_json()[1], media_type="application/json")
-
-
-def _script_safe(data: str) -> str:
-    """JSON that can sit in a `<script type="application/json">` element: no `<`, `>` or `&` to end it early."""
-    return data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-async def _event_stream(session: ReviewState, since: int, stopping: threading.Event) -> AsyncIterator[str]:
-    """The view each time it changes (changes made while one is sent are coalesced into the next)."""
-    loop = asyncio.get_running_loop()
-    wake = asyncio.Event()
-
-    def changed() -> None:
-        try:
-            loop.call_soon_threadsafe(wake.set)
-        except RuntimeError:  # the server's loop has stopped
-            pass
-
-    unsubscribe = session.subscribe(changed)
-    try:
-        yield ": connected\n\n"
-        while not stopping.is_set():
-            wake.clear()
-            version, data = session.view_json()
-            if version > since:
-                since = version
-                yield f"event: view\ndata: {data}\n\n"
-            try:
-                await asyncio.wait_for(wake.wait(), KEEP_ALIVE_SECONDS)
-            except TimeoutError:
-                yield ": keep-alive\n\n"
-    finally:
-        unsubscribe()

@@ -27,9 +27,8 @@ from editblocks.model import ApplyResult, EditResult, Format, ParseResult, count
 from editblocks.service.options import ApplyOptions
 from editblocks.service.session import EditSession
 from editblocks.web.answer import AnswerFeed
+from editblocks.web.listeners import Listener, Listeners
 from editblocks.web.view import BlockOutcome, Outcome, build_view
-
-Listener = Callable[[], None]
 
 
 @dataclass(frozen=True)
@@ -66,7 +65,7 @@ class ReviewState:
         self.root = str(getattr(session.store, "root", root))
         self._format = options.format
         self._lock = threading.RLock()
-        self._listeners: list[Listener] = []
+        self._listeners = Listeners()
         self._version = 0
         self._cached: tuple[int, str] | None = None
         self._answer = AnswerFeed(session.live(self._format))
@@ -249,22 +248,11 @@ class ReviewState:
 
     def wake(self) -> None:
         """Call the listeners without a change (a server stopping its event streams)."""
-        with self._lock:
-            listeners = list(self._listeners)
-        for listener in listeners:
-            listener()
+        self._listeners.notify()
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener`` after every change (from whichever thread made it); returns the unsubscribe call."""
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        return self._listeners.subscribe(listener)
 
     # --- inside -----------------------------------------------------------------------------------------------
 

@@ -13,21 +13,22 @@ import socket
 import threading
 import time
 from types import TracebackType
+from typing import Self
 
 import uvicorn
 
 from editblocks.web.app import create_app
+from editblocks.web.guard import TokenGate
 from editblocks.web.review import ReviewState
 
 HOST = "127.0.0.1"
 START_TIMEOUT_SECONDS = 10.0
 
 
-class ReviewServer:
-    """The page for ``session`` at `url`, from `start` (or ``with``) until `stop`."""
+class LocalServer:
+    """A page at `url` on 127.0.0.1, from `start` (or ``with``) until `stop`; `app` says which page."""
 
-    def __init__(self, session: ReviewState, *, port: int = 0) -> None:
-        self.session = session
+    def __init__(self, *, port: int = 0) -> None:
         self.token = secrets.token_urlsafe(24)
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -38,16 +39,22 @@ class ReviewServer:
             raise
         self.port: int = self._socket.getsockname()[1]
         self._stopping = threading.Event()
-        config = uvicorn.Config(create_app(session, self.token, self._stopping), log_level="warning", access_log=False,
+        config = uvicorn.Config(self.app(), log_level="warning", access_log=False,
                                 timeout_graceful_shutdown=2, lifespan="off")
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, name="editblocks-review", daemon=True)
+
+    def app(self) -> TokenGate:
+        raise NotImplementedError
+
+    def wake(self) -> None:
+        """Wake the page's event streams, so they see the server stopping and end."""
 
     @property
     def url(self) -> str:
         return f"http://{HOST}:{self.port}/{self.token}/"
 
-    def start(self) -> ReviewServer:
+    def start(self) -> Self:
         self._thread.start()
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while not self._server.started and self._thread.is_alive() and time.monotonic() < deadline:
@@ -59,7 +66,7 @@ class ReviewServer:
 
     def stop(self) -> None:
         self._stopping.set()
-        self.session.wake()  # the event streams see `_stopping` and end, so uvicorn need not wait for them
+        self.wake()  # the event streams see `_stopping` and end, so uvicorn need not wait for them
         self._server.should_exit = True
         if self._thread.is_alive():
             self._thread.join(START_TIMEOUT_SECONDS)
@@ -70,7 +77,7 @@ class ReviewServer:
         while self._thread.is_alive():
             self._thread.join(0.5)
 
-    def __enter__(self) -> ReviewServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
@@ -79,3 +86,17 @@ class ReviewServer:
 
     def _serve(self) -> None:
         self._server.run(sockets=[self._socket])
+
+
+class ReviewServer(LocalServer):
+    """The review page for ``session``."""
+
+    def __init__(self, session: ReviewState, *, port: int = 0) -> None:
+        self.session = session
+        super().__init__(port=port)
+
+    def app(self) -> TokenGate:
+        return create_app(self.session, self.token, self._stopping)
+
+    def wake(self) -> None:
+        self.session.wake()

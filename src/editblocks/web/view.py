@@ -179,12 +179,12 @@ def _files(outcome: Outcome) -> list[dict[str, Any]]:
             "key": key,
             "created": bool(diff and diff.created),
             "blocks": numbers,
-            "hunks": _hunks(diff, f"f{index}") if diff else [],
+            "hunks": file_hunks(diff, f"f{index}") if diff else [],
         })
     return files
 
 
-def _hunks(diff: FileDiff, file_id: str) -> list[dict[str, Any]]:
+def file_hunks(diff: FileDiff, file_id: str) -> list[dict[str, Any]]:
     lexer = lexer_for(diff.path)
     rows = diff_rows(diff.unified)
     hunks: list[dict[str, Any]] = []
@@ -225,6 +225,12 @@ def _hunks(diff: FileDiff, file_id: str) -> list[dict[str, Any]]:
     return hunks
 
 
+def nearest_hunk(hunks: list[dict[str, Any]], line: int) -> dict[str, Any]:
+    """The hunk holding new line ``line``, else the one closest to it."""
+    return min(hunks, key=lambda h: 0 if h["new_start"] <= line <= h["new_end"]
+               else min(abs(h["new_start"] - line), abs(h["new_end"] - line)))
+
+
 def _run(rows: list[tuple[str, str]], start: int, kind: str) -> list[str]:
     end = start
     while end < len(rows) and rows[end][0] == kind:
@@ -242,9 +248,7 @@ def _link_hunks(blocks: list[dict[str, Any]], outcome: Outcome, files: list[dict
             continue
         if not file["hunks"]:
             continue
-        start = result.start_line
-        hunk = min(file["hunks"], key=lambda h: 0 if h["new_start"] <= start <= h["new_end"]
-                   else min(abs(h["new_start"] - start), abs(h["new_end"] - start)))
+        hunk = nearest_hunk(file["hunks"], result.start_line)
         view["hunk"] = hunk["id"]
         hunk["blocks"].append(view["n"])
     for file in files:

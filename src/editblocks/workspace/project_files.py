@@ -1,9 +1,11 @@
 """The files of a project as a list of relative paths: from a list, `git ls-files`, or a walk of the root.
 
-I/O beside the workspace, kept apart from it because it reads only names,
-never contents, and writes nothing: the list maps a misspelt path onto the
-file it clearly means (`--known-files`) and names the file a model
-probably meant when the one it wrote does not exist.
+I/O beside the workspace, kept apart from it because it reads names (and at
+most the first bytes of a file, or its status), never whole contents, and
+writes nothing: the list maps a misspelt path onto the file it clearly means
+(`--known-files`), names the file a model probably meant when the one it
+wrote does not exist, and fills the workbench's file picker, which greys out
+binary files by their first bytes and notices a file changing by its status.
 """
 
 from __future__ import annotations
@@ -11,10 +13,14 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from editblocks.errors import KnownFilesError
-from editblocks.workspace.dirfd import Kind, Tree
+from editblocks.workspace.dirfd import READ_FLAGS, Kind, Tree, check_name, split
+
+Found = TypeVar("Found")
 
 GIT_TIMEOUT_SECONDS = 30
 MAX_WALKED_FILES = 20_000
@@ -64,6 +70,63 @@ def walk_files(root: str | os.PathLike[str], limit: int = MAX_WALKED_FILES) -> l
             if len(found) >= limit:
                 break
     return found
+
+
+def file_heads(root: str | os.PathLike[str], paths: list[str], size: int) -> dict[str, bytes | None]:
+    """The first ``size`` bytes of each file ``paths`` names (relative, as `walk_files` gives them).
+
+    None for a path that is not a regular file reached without a link, or
+    that cannot be read; nothing else is opened, and no file is read whole.
+    """
+    return _each_file(root, paths, lambda tree, path: _head(tree, path, size))
+
+
+def file_stamps(root: str | os.PathLike[str], paths: list[str]) -> dict[str, tuple[int, int, int] | None]:
+    """What tells a change of each file: (inode, size, modification time in ns), None when it is not there."""
+    return _each_file(root, paths, _stamp)
+
+
+def _each_file(root: str | os.PathLike[str], paths: list[str],
+               look: Callable[[Tree, str], Found | None]) -> dict[str, Found | None]:
+    """What ``look`` finds of each path, inside the root and never through a link (None: the root cannot be
+    opened)."""
+    found: dict[str, Found | None] = dict.fromkeys(paths)
+    try:
+        tree = Tree(os.path.realpath(root))
+    except OSError:
+        return found
+    with tree:
+        for path in paths:
+            found[path] = look(tree, path)
+    return found
+
+
+def _stamp(tree: Tree, path: str) -> tuple[int, int, int] | None:
+    try:
+        status = tree.status(path)
+    except (OSError, ValueError):
+        return None
+    return None if status is None else (status.st_ino, status.st_size, status.st_mtime_ns)
+
+
+def _head(tree: Tree, path: str, size: int) -> bytes | None:
+    folder_rel, name = split(path)
+    try:
+        check_name(name)
+        folder = tree.folder(folder_rel)
+        if folder is None:
+            return None
+        fd = os.open(name, READ_FLAGS, dir_fd=folder)
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, size)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _leads_to_folder(tree: Tree, folder: str, name: str) -> bool:

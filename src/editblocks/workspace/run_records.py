@@ -6,7 +6,9 @@ The folder sits beside the undo journal (``.editblocks/journal/``) inside the
 state folder git never sees, and is reached the same way: through folder
 descriptors opened without following a link, so a record is never written
 outside the root. Files in a run folder are flat names; one that is written
-again (the run summary) is replaced atomically.
+again (the run summary) is replaced atomically. The workbench lists the
+folders and reads them back (its history), so a run can be reopened and
+continued: `list_records`, `open_record` and `RunRecord.get`.
 """
 
 from __future__ import annotations
@@ -14,18 +16,21 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import secrets
 import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from editblocks.workspace.dirfd import open_folder, remove_entry, replace_entry, write_new_file
+from editblocks.workspace.dirfd import open_folder, read_entry, remove_entry, replace_entry, write_new_file
 from editblocks.workspace.paths import JOURNAL_DIR
 from editblocks.workspace.state import StateFolder
 
 RUNS_DIR = "runs"
 KEEP_RECORDS = 50  # the oldest run folders beyond this many are removed when a new run starts
+MAX_RECORD_FILE_BYTES = 64 << 20  # a saved file larger than this is not read back
+_NAME = re.compile(r"\d{8}T\d{6}\.\d{6}Z")
 
 
 class RunRecord:
@@ -49,6 +54,16 @@ class RunRecord:
             except BaseException:
                 remove_entry(folder, temp)
                 raise
+
+    def get(self, filename: str, *, limit: int = MAX_RECORD_FILE_BYTES) -> bytes | None:
+        """The bytes of a file of this run, or None when it is missing, not a regular file or too large."""
+        try:
+            with self._folder() as folder:
+                read = read_entry(folder, filename, shown=f"{JOURNAL_DIR}/{RUNS_DIR}/{self.name}/{filename}",
+                                  limit=limit)
+        except OSError:
+            return None
+        return None if read is None else read[0]
 
     @contextlib.contextmanager
     def _folder(self) -> Iterator[int]:
@@ -79,6 +94,25 @@ def start_record(root: str | os.PathLike[str], *, keep: int = KEEP_RECORDS) -> R
                 continue
             return RunRecord(resolved, name)
     raise OSError(errno.EEXIST, "no free run folder name")
+
+
+def list_records(root: str | os.PathLike[str]) -> list[RunRecord]:
+    """The run folders under ``root``, newest first ([] when there are none or the state folder cannot be used)."""
+    resolved = Path(os.path.realpath(root))
+    try:
+        with _runs_folder(resolved, create=False) as runs:
+            names = [name for name in os.listdir(runs) if _NAME.fullmatch(name)]
+    except OSError:
+        return []
+    return [RunRecord(resolved, name) for name in sorted(names, reverse=True)]
+
+
+def open_record(root: str | os.PathLike[str], name: str) -> RunRecord | None:
+    """The run folder ``name`` under ``root``, or None when the name is not one `start_record` gives or it is gone."""
+    if not _NAME.fullmatch(name):
+        return None
+    found = [record for record in list_records(root) if record.name == name]
+    return found[0] if found else None
 
 
 def _prune(runs: int, keep: int) -> None:

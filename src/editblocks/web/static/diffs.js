@@ -36,13 +36,13 @@ function number(value) {
   return el("td", { class: "ln", text: value === null ? "" : String(value) });
 }
 
-function unified(rows) {
+export function unified(rows) {
   return el("table", { class: "diff unified" }, el("tbody", {}, rows.map(([kind, oldNo, newNo, segments]) =>
     el("tr", { class: kind === "\\" ? "note" : kindClass(kind) }, number(oldNo), number(newNo),
       el("td", { class: "code" }, code(segments))))));
 }
 
-function split(rows) {
+export function split(rows) {
   const body = el("tbody");
   let index = 0;
   while (index < rows.length) {
