@@ -353,7 +353,9 @@ def test_tool_calls_on_the_copy_see_project_files_that_were_not_given(project: P
     assert (project / "settings.py").read_text() == "X = 2\n"
 
 
-def test_edit_calls_on_the_copy_see_the_file_they_name_by_file_path(project: Path) -> None:
+def test_edit_calls_on_the_copy_see_the_file_they_name_by_file_path(project: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    at_a_terminal(monkeypatch)
     (project / "settings.py").write_text(SETTINGS)
     edit = {"id": "call_1", "name": "edit", "arguments": {"file_path": "settings.py", "old_string": "X = 1",
                                                           "new_string": "X = 3"}}
