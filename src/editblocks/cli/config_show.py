@@ -116,7 +116,8 @@ def default_settings(parent: click.Context, command_name: str, command: click.Co
             value = _cast(ctx, option, config.defaults[command_name][name])
             settings.append(_from_file(config, command_name, key, name, value))
         else:
-            settings.append(Setting(key, option.get_default(ctx), "default", None))
+            default = option.get_default(ctx)  # click 8.3 gives a sentinel, not None, for "no default"
+            settings.append(Setting(key, None if option.value_is_missing(default) else default, "default", None))
     return settings
 
 
