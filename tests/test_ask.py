@@ -353,14 +353,12 @@ def test_tool_calls_on_the_copy_see_project_files_that_were_not_given(project: P
     assert (project / "settings.py").read_text() == "X = 2\n"
 
 
-def test_edit_calls_on_the_copy_see_the_file_they_name_by_file_path(project: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    at_a_terminal(monkeypatch)
+def test_edit_calls_on_the_copy_see_the_file_they_name_by_file_path(project: Path) -> None:
     (project / "settings.py").write_text(SETTINGS)
     edit = {"id": "call_1", "name": "edit", "arguments": {"file_path": "settings.py", "old_string": "X = 1",
                                                           "new_string": "X = 3"}}
     with scripted([Answer("", tool_calls=(edit,)), Answer("Done.\n")]) as server:
-        result = run_ask(server.base_url, "--tools", input="y\n")
+        result = run_ask(server.base_url, "settings.py", "--tools", input="y\n")
     assert result.exit_code == 0, result.output
     assert server.requests[1]["body"]["messages"][-1]["content"].startswith("Replaced the text at line 1")
     assert (project / "settings.py").read_text() == "X = 3\n"

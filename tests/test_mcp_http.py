@@ -113,7 +113,7 @@ def test_the_secret_is_printed_once_with_the_address_and_opens_the_server(tmp_pa
         assert len(token) >= 32
         viewed = call(f"http://127.0.0.1:{port}/mcp", {"Authorization": f"Bearer {token}"},
                       "str_replace_based_edit_tool", {"command": "view", "path": "a.txt"})
-        assert text(viewed) == "     1\tone\n"
+        assert text(viewed).startswith("     1\tone\n[a.txt version ")  # stale-read protection is on
         created = call(f"http://127.0.0.1:{port}/{token}/mcp", None, "str_replace_based_edit_tool",
                        {"command": "create", "path": "b.txt", "file_text": "two\n"})
         assert not created.is_error, text(created)

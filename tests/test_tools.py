@@ -164,7 +164,7 @@ def test_view_refuses_paths_outside_the_root(project: Path) -> None:
 def test_create_makes_a_file_and_refuses_an_existing_one(project: Path) -> None:
     handler = ToolHandler(project)
     created = edit(handler, command="create", path="new/dir/c.py", file_text="print(1)")
-    assert created.ok and (project / "new" / "dir" / "c.py").read_text() == "print(1)\n"
+    assert created.ok and (project / "new" / "dir" / "c.py").read_text() == "print(1)"  # as given
     assert created.result is not None and created.result.files_created == ("new/dir/c.py",)
     (project / "empty.txt").write_text("")
     for path in ("app.py", "empty.txt"):

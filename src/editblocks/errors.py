@@ -37,7 +37,12 @@ class WorkspaceBusy(WorkspaceError):
 
 
 class ArgumentError(EditblocksError, ValueError):
-    """A tool call's input is missing an argument or has one of the wrong type; the message is for the model."""
+    """A tool call's input is missing an argument or has one of the wrong type; the message is for the model.
+    ``argument`` names the argument at fault, when there is one, so the reply can say what to send instead."""
+
+    def __init__(self, message: str, *, argument: str | None = None) -> None:
+        super().__init__(message)
+        self.argument = argument
 
 
 class GitError(EditblocksError):

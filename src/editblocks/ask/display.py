@@ -19,6 +19,7 @@ from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.text import Text
 
+from editblocks.ask.outcome import Round
 from editblocks.model import (
     ApplyResult,
     BlockProgress,
@@ -47,6 +48,8 @@ class View(Protocol):
         """The answer ended: whole (``complete``), or broken off (Ctrl-C, a dropped connection, an endpoint error)."""
     def note(self, message: str) -> None: ...
     def round_report(self, result: ApplyResult, *, state: str) -> None: ...
+    def round_finished(self, round: Round) -> None:
+        """The round (a turn, with --tools) is over: its result, feedback and tool calls are final."""
 
 
 def verdict_line(result: EditResult) -> Text:
@@ -112,6 +115,9 @@ class PlainView:
     def round_report(self, result: ApplyResult, *, state: str) -> None:
         self._console.print(round_report(result, state=state))
 
+    def round_finished(self, round: Round) -> None:
+        pass
+
     def _show(self, *lines: Text) -> None:
         if self._in_block:
             self._waiting += lines
@@ -142,6 +148,9 @@ class QuietView:
         print(printable(message), file=sys.stderr)
 
     def round_report(self, result: ApplyResult, *, state: str) -> None:
+        pass
+
+    def round_finished(self, round: Round) -> None:
         pass
 
 

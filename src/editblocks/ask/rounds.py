@@ -77,22 +77,35 @@ def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *
         current = Round(number)
         outcome.rounds.append(current)
         _save(record, f"round-{number}.messages.json", json.dumps(messages, ensure_ascii=False, indent=1))
-        answer = _stream_round(session, endpoint, client, messages, locator, view, outcome, current)
-        _save(record, f"round-{number}.answer.md", current.answer)
-        if answer is None:
+        another = _round(options, session, endpoint, client, messages, locator, view, confirm, given, outcome,
+                         current, record)
+        view.round_finished(current)
+        if not another:
             break
-        result = _settle_round(options, session, locator, answer, view, confirm, given, outcome, current, record)
-        if result is None or clean(result) or number > options.retries:
-            break
-        progress = any(r.status is Status.APPLIED for r in result.results)
-        if number > 1 and not progress:
-            outcome.notes.append(f"round {number} applied nothing new, so no further round was asked for")
-            break
-        current.feedback = session.feedback(result)
+        assert current.feedback is not None
         messages = messages + feedback_turns(current.answer, current.feedback)
     _save(record, "run.json", _run_json(options, endpoint, outcome))
     _finish(workspace, options, outcome, view)
     return outcome
+
+
+def _round(options: AskOptions, session: EditSession, endpoint: Endpoint, client: Any, messages: list[Message],
+           locator: LiveLocator, view: View, confirm: Confirm, given: set[str], outcome: AskOutcome,
+           current: Round, record: RunRecord | None) -> bool:
+    """Ask, stream, settle one round; whether another round follows (its feedback is then in ``current``)."""
+    answer = _stream_round(session, endpoint, client, messages, locator, view, outcome, current)
+    _save(record, f"round-{current.number}.answer.md", current.answer)
+    if answer is None:
+        return False
+    result = _settle_round(options, session, locator, answer, view, confirm, given, outcome, current, record)
+    if result is None or clean(result) or current.number > options.retries:
+        return False
+    progress = any(r.status is Status.APPLIED for r in result.results)
+    if current.number > 1 and not progress:
+        outcome.notes.append(f"round {current.number} applied nothing new, so no further round was asked for")
+        return False
+    current.feedback = session.feedback(result)
+    return True
 
 
 def _finish(workspace: Workspace, options: AskOptions, outcome: AskOutcome, view: View) -> None:

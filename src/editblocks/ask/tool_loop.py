@@ -59,6 +59,8 @@ def ask_with_tools(options: AskOptions, endpoint: Endpoint, view: View, confirm:
         current = Round(number)
         outcome.rounds.append(current)
         calls = _stream_turn(endpoint, client, messages, tools, view, outcome, current)
+        if not calls:
+            view.round_finished(current)
         if calls is None:
             return outcome
         if not calls:
@@ -80,6 +82,7 @@ def ask_with_tools(options: AskOptions, endpoint: Endpoint, view: View, confirm:
                     if path not in outcome.written:
                         outcome.written.append(path)
             messages.append({"role": "tool", "tool_call_id": call.call_id, "content": reply.text})
+        view.round_finished(current)
     else:
         outcome.notes.append(f"stopped after {MAX_TURNS} turns of tool calls")
     if scratch is not None:

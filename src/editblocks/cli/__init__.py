@@ -18,7 +18,7 @@ import click
 
 from editblocks.cli.config import add_environment_variables, load_configuration
 from editblocks.cli.config_show import CONFIGURATION, add_show_config
-from editblocks.cli.shared import ASKS_FOR_JSON, InputError, JsonAwareGroup, JsonError
+from editblocks.cli.shared import ASKS_FOR_JSON, ASKS_FOR_LINES, InputError, JsonAwareGroup, JsonError
 
 COMMANDS = {  # name: (module, command object, one-line help shown by `editblocks --help`)
     "ask": ("ask", "ask_command", "Ask a model to edit FILES; watch its blocks land live, then apply them."),
@@ -31,7 +31,8 @@ COMMANDS = {  # name: (module, command object, one-line help shown by `editblock
     "parse": ("parse", "parse_command", "List the edit blocks in RESPONSE (a file, or - for stdin)."),
     "prompt": ("prompt", "prompt_command", "Print the system prompt (and examples) for an edit format."),
     "serve": ("serve", "serve_command", "Serve the review page for an answer on 127.0.0.1 (needs editblocks[web])."),
-    "schema": ("schema", "schema_command", "Print the JSON Schema of the --json output (of one command)."),
+    "schema": ("schema", "schema_command",
+               "Print the JSON Schema of --json output (of one command) or of --jsonl events."),
     "undo": ("undo", "undo_command", "Undo the last apply under --root, byte for byte."),
 }
 
@@ -72,7 +73,8 @@ def main(ctx: click.Context) -> None:
     try:
         config = load_configuration(main, ctx, Path.cwd())
     except InputError as error:
-        raise (JsonError(error) if ctx.meta.get(ASKS_FOR_JSON) else error) from None
+        raise (JsonError(error, lines=ctx.meta.get(ASKS_FOR_LINES, False)) if ctx.meta.get(ASKS_FOR_JSON)
+               else error) from None
     ctx.default_map = config.defaults
     ctx.meta[CONFIGURATION] = config
     if ctx.invoked_subcommand != "config":  # `config` lists what was ignored itself

@@ -21,9 +21,12 @@ from editblocks.cli.shared import (
     EXIT_FAILED,
     EXIT_OK,
     JSON_HELP,
+    JSONL_HELP,
     JsonAwareCommand,
     console,
+    emit_event,
     emit_json,
+    json_or_lines,
     max_bytes_option,
     root_option,
     workspace_error,
@@ -128,10 +131,14 @@ def check_command(response: str, root: str | None, max_bytes: int, as_json: bool
               help="Write nothing now: serve the review page for RESPONSE on 127.0.0.1 and print its address; "
                    "accept or reject blocks there, then Apply (Ctrl-C stops). Needs editblocks[web].")
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.option("--jsonl", "as_jsonl", is_flag=True, help=JSONL_HELP)
 def apply_command(response: str, root: str | None, dry_run: bool, show_diffs: bool, feedback_file: str | None,
                   html_file: str | None, patch_file: str | None, max_bytes: int, review: bool, as_json: bool,
-                  **given: Any) -> None:
+                  as_jsonl: bool, **given: Any) -> None:
     """Apply the edit blocks in RESPONSE (a file, or - for stdin) to the files under --root."""
+    json_or_lines(as_json, as_jsonl)
+    if review and as_jsonl:
+        raise click.UsageError("--review serves the page and writes from there; it gives no events (drop --jsonl)")
     options = options_from(given, root=root, response=response)
     text = read_response(response, max_bytes)
     if review:
@@ -144,6 +151,12 @@ def apply_command(response: str, root: str | None, dry_run: bool, show_diffs: bo
             check_report_path(path, what)  # before any project file is written: exit 2 means nothing was
     session = _session(root, options)
     parsed = session.parse(text)
+    if as_jsonl:
+        from editblocks.report import events
+
+        emit_event(events.run_started("apply", dry_run=dry_run))
+        for event in events.answer_events(parsed.blocks, parsed.diagnostics, parsed.shell):
+            emit_event(event)
     result = _run(session, parsed, dry_run=dry_run)
     exit_code = session.exit_status(result)
     # From here project files may have changed: a report that cannot be written is named, never hides the results.
@@ -175,13 +188,31 @@ def apply_command(response: str, root: str | None, dry_run: bool, show_diffs: bo
         except OSError as error:
             failures.append(f"cannot write the patch to {patch_file!r}: {error.strerror or error}")
     notes = [note for note in notes if note]
-    result = replace(result, notes=result.notes + tuple(failures) + (tuple(notes) if as_json else ()))
-    _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run, format_=options.format)
-    for note in notes if not as_json else ():
+    exit_code = EXIT_FAILED if failures else exit_code
+    machine = as_json or as_jsonl
+    result = replace(result, notes=result.notes + tuple(failures) + (tuple(notes) if machine else ()))
+    if as_jsonl:
+        _print_events(result, exit_code)
+    else:
+        _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run,
+                     format_=options.format)
+    for note in notes if not machine else ():
         console().print(note, markup=False)
-    for failure in failures if as_json else ():
+    for failure in failures if machine else ():
         click.echo(f"Error: {failure}", err=True)
-    sys.exit(EXIT_FAILED if failures else exit_code)
+    sys.exit(exit_code)
+
+
+def _print_events(result: ApplyResult, exit_code: int) -> None:
+    """`--jsonl`, after the run: every block located and its outcome, the files written, the notes, the summary."""
+    from editblocks.report import events
+
+    for event in events.result_events(result):
+        emit_event(event)
+    for note in result.notes:
+        emit_event(events.note(note))
+    emit_event(events.event("run_finished", command="apply", exit_code=exit_code, ok=exit_code == EXIT_OK,
+                            counts=events.counts(result), written=result.written))
 
 
 

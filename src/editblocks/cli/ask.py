@@ -17,7 +17,17 @@ import click
 
 from editblocks.cli.model_options import api_key, model_options
 from editblocks.cli.options import apply_options, options_from
-from editblocks.cli.shared import JSON_HELP, InputError, JsonAwareCommand, console, emit_json, root_option
+from editblocks.cli.shared import (
+    JSON_HELP,
+    JSONL_HELP,
+    InputError,
+    JsonAwareCommand,
+    console,
+    emit_event,
+    emit_json,
+    json_or_lines,
+    root_option,
+)
 from editblocks.prompts import PROMPT_FORMATS
 
 if TYPE_CHECKING:
@@ -47,13 +57,15 @@ if TYPE_CHECKING:
                    "writes the accepted blocks (with --yes: all, at once). Serves until Ctrl-C. Needs editblocks[web].")
 @apply_options(with_format=False)
 @click.option("--json", "as_json", is_flag=True, help=JSON_HELP)
+@click.option("--jsonl", "as_jsonl", is_flag=True, help=JSONL_HELP)
 def ask_command(instruction: str, files: tuple[str, ...], model: str | None, base_url: str | None, api_key_env: str,
                 format_: str, editor: bool, tools: bool, root: str | None, dry_run: bool, yes: bool, retries: int,
                 git_commit: bool, git_hooks: bool, timeout: float, backoff: float, max_file_bytes: int, serve: bool,
-                as_json: bool, **given: Any) -> None:
+                as_json: bool, as_jsonl: bool, **given: Any) -> None:
     """Ask a model to edit FILES as INSTRUCTION says; its blocks are located live and applied after a yes."""
     from editblocks.ask.client import missing_extra
 
+    json_or_lines(as_json, as_jsonl)
     if find_spec("openai") is None:
         raise InputError(missing_extra(), code="missing-extra")
     if dry_run and yes:
@@ -61,7 +73,7 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
     if git_hooks and not git_commit:
         raise click.UsageError("--git-hooks only goes with --git-commit (no other git command runs hooks)")
     if serve:
-        _check_serve(dry_run=dry_run, tools=tools, as_json=as_json)
+        _check_serve(dry_run=dry_run, tools=tools, as_json=as_json or as_jsonl)
     if not model:
         raise InputError("no model: give --model, or set EDITBLOCKS_MODEL or `model` in your own config file "
                          "(`editblocks config` names it)", code="usage")
@@ -81,17 +93,28 @@ def ask_command(instruction: str, files: tuple[str, ...], model: str | None, bas
     options = AskOptions(instruction, files, root or ".", Format(format_), editor=editor, dry_run=dry_run, yes=yes,
                          retries=retries, git_commit=git_commit, git_hooks=git_hooks, max_file_bytes=max_file_bytes,
                          tools=tools, apply=options_from(given, root=root))
+    if as_jsonl:
+        from editblocks.report.events import run_started
+
+        emit_event(run_started("ask", dry_run=dry_run))
     try:
         if serve:
             outcome = _ask_on_page(options, endpoint)
         else:
-            outcome = ask(options, endpoint, _view(as_json), _confirmer(as_json))
+            view = _event_view(model) if as_jsonl else _view(as_json)
+            outcome = ask(options, endpoint, view, _confirmer(as_json or as_jsonl))
     except AskInputError as error:
         raise InputError(str(error)) from None
     except WorkspaceError as error:
         raise InputError(str(error), code="workspace") from None
     if as_json:
         emit_json(_outcome_json(outcome, endpoint.model, endpoint.shown_url, options.format.value, dry_run))
+    elif as_jsonl:
+        from editblocks.report.events import event
+
+        emit_event(event("run_finished", command="ask", exit_code=outcome.exit_code, ok=outcome.exit_code == 0,
+                         files_written=list(outcome.written), stopped=None if outcome.stopped is None else
+                         {"code": outcome.stopped[0], "message": outcome.stopped[1]}))
     elif outcome.run_folder and not serve:  # `_ask_on_page` named it before serving on
         console().print(f"run saved in {outcome.run_folder}", style="dim", markup=False)
     sys.exit(outcome.exit_code)
@@ -103,7 +126,7 @@ def _check_serve(*, dry_run: bool, tools: bool, as_json: bool) -> None:
     for given, option, why in (
             (dry_run, "--dry-run", "it writes nothing, and the page is there to apply"),
             (tools, "--tools", "it edits through tool calls, and the page reviews edit blocks"),
-            (as_json, "--json", "it prints one document at the end, and the page shows the run as it goes")):
+            (as_json, "--json or --jsonl", "it prints JSON, and the page shows the run as it goes")):
         if given:
             raise click.UsageError(f"--serve cannot go with {option}: {why}")
     require_web()
@@ -147,6 +170,12 @@ def _ask_on_page(options: AskOptions, endpoint: Endpoint) -> AskOutcome:
                 pass
         click.echo("stopped", err=True)
     return outcome
+
+
+def _event_view(model: str) -> Any:
+    from editblocks.ask.event_view import EventView
+
+    return EventView(emit_event, model)
 
 
 def _view(as_json: bool) -> Any:

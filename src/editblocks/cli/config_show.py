@@ -116,9 +116,16 @@ def default_settings(parent: click.Context, command_name: str, command: click.Co
             value = _cast(ctx, option, config.defaults[command_name][name])
             settings.append(_from_file(config, command_name, key, name, value))
         else:
-            default = option.get_default(ctx)  # click 8.3 gives a sentinel, not None, for "no default"
-            settings.append(Setting(key, None if option.value_is_missing(default) else default, "default", None))
+            settings.append(Setting(key, _default(ctx, option), "default", None))
     return settings
+
+
+def _default(ctx: click.Context, option: click.Option) -> Any:
+    """The option's built-in default as the command receives it (click marks "no default" with a sentinel)."""
+    value = option.get_default(ctx)
+    if type(value).__name__ == "Sentinel":
+        return () if option.multiple else None
+    return value
 
 
 def config_json(sections: dict[str, list[Setting]], config: Configuration) -> dict[str, Any]:

@@ -35,12 +35,13 @@ from editblocks.eval.dataset import Columns
 from editblocks.eval.extras import MissingExtra, parquet, ray
 from editblocks.eval.judge import CaseOutcome
 from editblocks.eval.pipeline import Engine, Run, outcomes
-from editblocks.eval.records import case_json, cut_partial_line, event, line, read_outcomes, write_case
+from editblocks.eval.records import case_json, cut_partial_line, line, read_outcomes, write_case
 from editblocks.eval.replay import ReplayedCase, import_commit
 from editblocks.eval.runner import PARALLEL_THRESHOLD, RunSettings, Shard
 from editblocks.eval.sources import Sources
 from editblocks.eval.summary import Summary
 from editblocks.model import Format, Policy, counted
+from editblocks.report.events import event
 from editblocks.report.serialize import json_text, versioned
 
 STDOUT = "-"

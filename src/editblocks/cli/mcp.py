@@ -22,9 +22,15 @@ from editblocks.cli.shared import InputError, root_option, workspace_error
 @click.option("--undo-any-run", is_flag=True,
               help="Let the undo tool take back the newest run whoever made it (by default it undoes only the "
                    "edits made through this server, never your own `editblocks apply`).")
-def mcp_command(root: str | None, http: bool, port: int, undo_any_run: bool, **given: Any) -> None:
+@click.option("--stale-reads/--no-stale-reads", default=True, show_default=True,
+              help="Refuse an edit of a file that changed on disk since the model last viewed or edited it, "
+                   "showing the file's current lines where the edit aims (view replies give each file's version).")
+def mcp_command(root: str | None, http: bool, port: int, undo_any_run: bool, stale_reads: bool,
+                **given: Any) -> None:
     """Run an MCP server whose tools edit files under --root (stdio, or --http on 127.0.0.1 behind a token); the
     apply options hold for every tool call (--format is the default of apply_edits)."""
+    if root is None:
+        _refuse_a_root_nobody_chose()
     try:
         from editblocks.mcp.gate import TOKEN_ENV, BadToken, checked_token, new_token
         from editblocks.mcp.server import build_server, listen, serve_http, serve_stdio
@@ -40,7 +46,8 @@ def mcp_command(root: str | None, http: bool, port: int, undo_any_run: bool, **g
     if given.get("known_files") == "-" and not http:
         raise InputError("--known-files - would read standard input, which the MCP server speaks over; give a file "
                          "or git", code="usage")
-    options: dict[str, Any] = {"options": options_from(given, root=root), "undo_any_run": undo_any_run}
+    options: dict[str, Any] = {"options": options_from(given, root=root), "undo_any_run": undo_any_run,
+                               "stale_reads": stale_reads}
     try:
         if not http:
             serve_stdio(root or ".", **options)
@@ -65,3 +72,12 @@ def mcp_command(root: str | None, http: bool, port: int, undo_any_run: bool, **g
         serve_http(server, sock, token)
     finally:
         sock.close()
+
+
+def _refuse_a_root_nobody_chose() -> None:
+    """Without --root the server edits the folder it was started in; a client that starts it from `/` or the home
+    folder (as desktop apps do) would hand the model the whole disk or every project at once."""
+    here = os.path.realpath(os.getcwd())
+    if here in (os.path.realpath(os.sep), os.path.realpath(os.path.expanduser("~"))):
+        raise InputError(f"no --root, and the server was started in {here}, which is no project: pass --root with "
+                         "the project's folder (an absolute path in the client's configuration)", code="usage")

@@ -37,7 +37,8 @@ class InputError(click.ClickException):
 
 
 class JsonError(click.ClickException):
-    """An exit-2 error of a command run with `--json`: `{"schema_version", "error": {"code", "message"}}` on stdout.
+    """An exit-2 error of a command run with `--json`: `{"schema_version", "error": {"code", "message"}}` on stdout
+    (with `--jsonl`: the same as one `error` event line).
 
     A script reading stdout gets a JSON document whatever happened; the usual
     one-line message still goes to stderr for a person watching.
@@ -45,23 +46,40 @@ class JsonError(click.ClickException):
 
     exit_code = EXIT_USAGE  # every error worth a JSON object ends the command before it wrote anything
 
-    def __init__(self, error: click.ClickException) -> None:
+    def __init__(self, error: click.ClickException, *, lines: bool = False) -> None:
         super().__init__(error.format_message())
         self.code = error.code if isinstance(error, InputError) else "usage"
+        self.lines = lines
 
     def show(self, file: IO[Any] | None = None) -> None:
-        from editblocks.report.serialize import error_json, json_text
+        if self.lines:
+            from editblocks.report.events import error_event, event_line
 
-        click.echo(json_text(error_json(self.code, self.message)))
+            click.echo(event_line(error_event(self.code, self.message)))
+        else:
+            from editblocks.report.serialize import error_json, json_text
+
+            click.echo(json_text(error_json(self.code, self.message)))
         click.echo(f"Error: {self.message}", err=True)
 
 
+def _options(args: list[str]) -> list[str]:
+    return args[: args.index("--")] if "--" in args else args
+
+
 def asks_for_json(args: list[str]) -> bool:
-    """Whether raw command-line arguments hold `--json`, known before (and even if) parsing them fails."""
-    return "--json" in (args[: args.index("--")] if "--" in args else args)
+    """Whether raw command-line arguments hold `--json` or `--jsonl`, known before (and even if) parsing them
+    fails."""
+    return any(flag in _options(args) for flag in ("--json", "--jsonl"))
 
 
-ASKS_FOR_JSON = "editblocks.asks_for_json"  # key in the group context's `meta`
+def asks_for_lines(args: list[str]) -> bool:
+    """Whether raw command-line arguments hold `--jsonl` (events, one per line) rather than `--json`."""
+    return "--jsonl" in _options(args) and "--json" not in _options(args)
+
+
+ASKS_FOR_JSON = "editblocks.asks_for_json"  # keys in the group context's `meta`
+ASKS_FOR_LINES = "editblocks.asks_for_lines"
 
 
 class JsonAwareGroup(click.Group):
@@ -69,6 +87,7 @@ class JsonAwareGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta[ASKS_FOR_JSON] = asks_for_json(args)
+        ctx.meta[ASKS_FOR_LINES] = asks_for_lines(args)
         return super().parse_args(ctx, args)
 
 
@@ -77,24 +96,27 @@ class JsonAwareCommand(click.Command):
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
-        as_json = asks_for_json(args)  # before parsing consumes args
+        as_json, lines = asks_for_json(args), asks_for_lines(args)  # before parsing consumes args
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.ClickException as error:
             if as_json:
-                raise JsonError(error) from None
+                raise JsonError(error, lines=lines) from None
             raise
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except click.ClickException as error:
-            if ctx.params.get("as_json") and not isinstance(error, JsonError):
-                raise JsonError(error) from None
+            lines = bool(ctx.params.get("as_jsonl")) and not ctx.params.get("as_json")
+            if (ctx.params.get("as_json") or lines) and not isinstance(error, JsonError):
+                raise JsonError(error, lines=lines) from None
             raise
 
 
 JSON_HELP = "Print JSON (its shape: the JSON Schema shipped with the package, printed by `editblocks schema`)."
+JSONL_HELP = ("Print one JSON object per line for each event as the run goes (block parsed, located, applied or "
+              "failed, ...; their schema: `editblocks schema events`).")
 FORMAT_CHOICES = [fmt.value for fmt in Format]
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -111,6 +133,19 @@ def emit_json(data: dict[str, Any]) -> None:
     from editblocks.report.serialize import json_text
 
     click.echo(json_text(data))
+
+
+def emit_event(data: dict[str, Any]) -> None:
+    """One `--jsonl` event on stdout, flushed at once so a pipeline sees it as it happens."""
+    from editblocks.report.events import event_line
+
+    click.echo(event_line(data))
+
+
+def json_or_lines(as_json: bool, as_jsonl: bool) -> None:
+    """`--json` (one document at the end) and `--jsonl` (events as they come) are two answers to one question."""
+    if as_json and as_jsonl:
+        raise click.UsageError("give --json (one document at the end) or --jsonl (one event per line), not both")
 
 
 def max_bytes_option() -> Decorator:

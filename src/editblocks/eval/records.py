@@ -15,13 +15,9 @@ from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
 from editblocks.eval.judge import CaseOutcome, Verdict
-from editblocks.report.serialize import SCHEMA_VERSION
+from editblocks.report.events import event
 
 CASE_FINISHED = "case_finished"
-
-
-def event(type_: str, **fields: Any) -> dict[str, Any]:
-    return {"schema_version": SCHEMA_VERSION, "type": type_, **fields}
 
 
 def case_json(outcome: CaseOutcome) -> dict[str, Any]:

@@ -4,8 +4,10 @@ The root is chosen by whoever starts the server, never by the model: no tool
 takes a root, and every path a tool receives is resolved inside it (or
 refused). Each tool runs through `ToolHandler`, so a result is the text a model
 can act on; a failed one is marked as an error and carries the feedback
-message. The prompts are the system prompts of every format; the resource
-lists the formats.
+message, and every result also carries structured content (`results`). The
+tools are listed with editblocks' own schemas, titles and hints (`tools.hints`);
+the prompts are the system prompts of every format; the resource lists the
+formats.
 
 Over HTTP the server listens on 127.0.0.1 only, behind `SecretGate` (a
 request without the server's token is refused before any tool runs) and the
@@ -18,20 +20,22 @@ from __future__ import annotations
 import json
 import os
 import socket
-from typing import Annotated, Any, Final, Literal
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, Final, Literal
 
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import CallToolResult, TextContent
-from pydantic import Field
+from mcp.types import CallToolResult, TextContent, Tool, ToolAnnotations
 
 from editblocks.mcp.gate import SecretGate
+from editblocks.mcp.results import OUTPUT_SCHEMA, structured
 from editblocks.parsing.catalog import CATALOG
 from editblocks.prompts import PROMPT_FORMATS, system_prompt
 from editblocks.service.options import ApplyOptions
 from editblocks.service.tool_handler import ToolHandler
-from editblocks.tools.definitions import APPLY_EDITS, APPLY_PATCH, CHECK_EDITS, TEXT_EDITOR, UNDO, tool_specs
+from editblocks.tools.definitions import ToolSpec, tool_specs
+from editblocks.tools.hints import tool_hints
 
 SERVER_NAME = "editblocks"
 HOST = "127.0.0.1"
@@ -45,56 +49,46 @@ DOOR = "this MCP server"
 UNDO_HINT = "start the server with --undo-any-run to let it take back any run"
 
 
+class EditblocksServer(MCPServer):
+    """An MCP server whose tools are `ToolHandler`'s, described by editblocks' own definitions.
+
+    The SDK would build each tool's input schema from a Python signature and
+    validate the arguments itself, answering a mistyped one with its own
+    validation dump; here the schemas are the tools' definitions (the same the
+    vendors' APIs get: `command` an enum, no `anyOf`) and every argument goes
+    to `ToolHandler`, whose one-line errors say what to send instead.
+    """
+
+    def __init__(self, handler: ToolHandler, **settings: Any) -> None:
+        super().__init__(**settings)
+        self.handler = handler
+        self._listed = [_listing(spec) for spec in tool_specs()]
+
+    async def list_tools(self) -> list[Tool]:
+        return list(self._listed)
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> CallToolResult:
+        reply = await anyio.to_thread.run_sync(self.handler.call, name, arguments)
+        return CallToolResult(content=[TextContent(type="text", text=reply.text)], structured_content=structured(reply),
+                              is_error=not reply.ok)
+
+
 def build_server(root: str | os.PathLike[str], *, options: ApplyOptions | None = None, fuzzy: bool | None = None,
-                 git_add: bool | None = None, undo_any_run: bool = False) -> MCPServer:
+                 git_add: bool | None = None, undo_any_run: bool = False, stale_reads: bool = True) -> MCPServer:
     """An MCP server whose tools edit files under ``root`` only, applying as ``options`` say (``fuzzy`` and
     ``git_add`` are the older spelling of two of them); its `undo` takes back only its own edits unless
-    ``undo_any_run``."""
+    ``undo_any_run``; with ``stale_reads`` (the default) an edit of a file changed since the model viewed it is
+    refused (see `ToolHandler`)."""
     handler = ToolHandler(root, options=options, fuzzy=fuzzy, git_add=git_add, undo_any_run=undo_any_run, door=DOOR,
-                          undo_hint=UNDO_HINT)
-    descriptions = {spec.name: spec.description for spec in tool_specs()}
-    server: MCPServer = MCPServer(SERVER_NAME, log_level=LOG_LEVEL, instructions=(
+                          undo_hint=UNDO_HINT, stale_reads=stale_reads)
+    server = EditblocksServer(handler, name=SERVER_NAME, title="editblocks", version=package_version(),
+                              log_level=LOG_LEVEL, instructions=(
         f"Edits files of one project (its root is fixed: {handler.root}). Paths are relative to that root. "
-        "Use str_replace_based_edit_tool to view and edit files, apply_patch for V4A patches, apply_edits for "
-        "edit blocks in any format, check_edits to try them without writing, and undo to take back the last edit "
-        "made through this server."))
-
-    async def run(name: str, arguments: dict[str, Any]) -> CallToolResult:
-        given = {key: value for key, value in arguments.items() if value is not None}
-        reply = await anyio.to_thread.run_sync(handler.call, name, given)
-        return CallToolResult(content=[TextContent(type="text", text=reply.text)], is_error=not reply.ok)
-
-    @server.tool(name=TEXT_EDITOR, description=descriptions[TEXT_EDITOR])
-    async def text_editor(
-        command: Annotated[str, _about(TEXT_EDITOR, "command")],
-        path: Annotated[str, _about(TEXT_EDITOR, "path")],
-        view_range: Annotated[list[int] | None, _about(TEXT_EDITOR, "view_range")] = None,
-        file_text: Annotated[str | None, _about(TEXT_EDITOR, "file_text")] = None,
-        old_str: Annotated[str | None, _about(TEXT_EDITOR, "old_str")] = None,
-        new_str: Annotated[str | None, _about(TEXT_EDITOR, "new_str")] = None,
-        insert_line: Annotated[int | None, _about(TEXT_EDITOR, "insert_line")] = None,
-    ) -> CallToolResult:
-        return await run(TEXT_EDITOR, {"command": command, "path": path, "view_range": view_range,
-                                       "file_text": file_text, "old_str": old_str, "new_str": new_str,
-                                       "insert_line": insert_line})
-
-    @server.tool(name=APPLY_PATCH, description=descriptions[APPLY_PATCH])
-    async def apply_patch(input: Annotated[str, _about(APPLY_PATCH, "input")]) -> CallToolResult:
-        return await run(APPLY_PATCH, {"input": input})
-
-    @server.tool(name=APPLY_EDITS, description=descriptions[APPLY_EDITS])
-    async def apply_edits(edits: Annotated[str, _about(APPLY_EDITS, "edits")],
-                          format: Annotated[str, _about(APPLY_EDITS, "format")] = "auto") -> CallToolResult:
-        return await run(APPLY_EDITS, {"edits": edits, "format": format})
-
-    @server.tool(name=CHECK_EDITS, description=descriptions[CHECK_EDITS])
-    async def check_edits(edits: Annotated[str, _about(CHECK_EDITS, "edits")],
-                          format: Annotated[str, _about(CHECK_EDITS, "format")] = "auto") -> CallToolResult:
-        return await run(CHECK_EDITS, {"edits": edits, "format": format})
-
-    @server.tool(name=UNDO, description=descriptions[UNDO])
-    async def undo() -> CallToolResult:
-        return await run(UNDO, {})
+        "Use view to read files, edit (or multi_edit, several edits to one file at once) to replace text, "
+        "str_replace_based_edit_tool for Anthropic's text editor commands, apply_patch for V4A patches, "
+        "apply_edits for edit blocks in any format, check_edits to try them without writing, and undo to take "
+        "back the last edit made through this server. An edit of a file that changed since you last viewed it is "
+        "refused with its current lines: view it again."))
 
     for fmt in PROMPT_FORMATS:
         _add_prompt(server, fmt)
@@ -108,14 +102,20 @@ def build_server(root: str | os.PathLike[str], *, options: ApplyOptions | None =
     return server
 
 
-def _about(tool: str, argument: str) -> Any:
-    """The argument's description (and allowed values) from the tool's own definition, for the MCP schema."""
-    schema = next(spec for spec in tool_specs([tool])).parameters["properties"][argument]
-    allowed = schema.get("enum")
-    text = schema.get("description", "")
-    if allowed:
-        text = (text + " " if text else "") + "One of: " + ", ".join(allowed) + "."
-    return Field(description=text)
+def package_version() -> str:
+    """The installed editblocks' version, as the server reports it to clients."""
+    try:
+        return version("editblocks")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _listing(spec: ToolSpec) -> Tool:
+    hints = tool_hints(spec.name)
+    return Tool(name=spec.name, title=hints.title, description=spec.description, input_schema=spec.parameters,
+                output_schema=OUTPUT_SCHEMA, annotations=ToolAnnotations(
+                    title=hints.title, read_only_hint=hints.read_only, destructive_hint=hints.destructive,
+                    idempotent_hint=hints.idempotent, open_world_hint=False))
 
 
 def _add_prompt(server: MCPServer, fmt: str) -> None:
@@ -150,10 +150,10 @@ def http_app(server: MCPServer, token: str) -> SecretGate:
                                                  host=HOST), token)
 
 
-def serve_stdio(root: str | os.PathLike[str], *, options: ApplyOptions | None = None,
-                undo_any_run: bool = False) -> None:
+def serve_stdio(root: str | os.PathLike[str], *, options: ApplyOptions | None = None, undo_any_run: bool = False,
+                stale_reads: bool = True) -> None:
     """Run the server over stdio until the client closes it."""
-    build_server(root, options=options, undo_any_run=undo_any_run).run("stdio")
+    build_server(root, options=options, undo_any_run=undo_any_run, stale_reads=stale_reads).run("stdio")
 
 
 def serve_http(server: MCPServer, sock: socket.socket, token: str) -> None:

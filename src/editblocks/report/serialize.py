@@ -141,8 +141,17 @@ def json_text(data: Any) -> str:
     those are written as `\\uXXXX` escapes, which decode to the same text.
     """
     lines = json.dumps(data, ensure_ascii=False, indent=2).split("\n")  # strings hold no raw newline or tab
-    return "\n".join(line if line.isprintable() else "".join(_json_escape(char) if _unsafe(char) else char
-                                                               for char in line) for line in lines)
+    return "\n".join(_safe_line(line) for line in lines)
+
+
+def json_line(data: Any) -> str:
+    """``data`` as one line of compact JSON, safe to print as `json_text` is (a line separator inside a string
+    is escaped too, so a reader that splits on every kind of line break still gets one object per line)."""
+    return _safe_line(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+
+def _safe_line(line: str) -> str:
+    return line if line.isprintable() else "".join(_json_escape(char) if _unsafe(char) else char for char in line)
 
 
 def _unsafe(char: str) -> bool:

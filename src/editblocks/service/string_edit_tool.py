@@ -42,7 +42,7 @@ def run_string_edits(editor: TextEditor, path: str, edits: Sequence[StringEdit])
         planned_reports.extend(planned.done)
         return PlannedEdit(change, _summary(planned.done, path))
 
-    reply = editor.edit(path, decide)
+    reply = editor.edit(path, decide, old=edits[0].old)  # where the first edit aims, should the file be stale
     if empty and not read:
         return editor.create(path, edits[0].new)
     if reply.ok and reply.result is not None and reply.result.written:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from editblocks.model import ApplyResult, BlockKind, EditBlock, EditResult, Format, ResultCode, Status, counted
 from editblocks.parsing.filenames import closest_paths
 from editblocks.plan import FilePlan, Plan
+from editblocks.service.read_versions import ReadVersions, stale_refusal
 from editblocks.service.reading import StoreReader
 from editblocks.service.session import EditSession
 from editblocks.text.document import Document, TextBuffer
@@ -46,6 +47,7 @@ class EditorReply:
     result: ApplyResult | None = None
     replacements: int | None = None  # how many places an `edit` or `multi_edit` replaced, when it wrote
     not_ours: str = ""  # the newest run, when `undo` was limited to some runs and this one is not among them
+    version: str | None = None  # with stale-read protection: the file's version after the call (viewed or written)
 
 
 @dataclass(frozen=True)
@@ -63,10 +65,12 @@ Decide = Callable[[list[str], bool], Decided]
 class TextEditor:
     """`view`, `create`, `str_replace`'s exact path, `insert` and `undo_edit`, inside one session's store."""
 
-    def __init__(self, session: EditSession, *, max_view_chars: int = MAX_VIEW_CHARS) -> None:
+    def __init__(self, session: EditSession, *, max_view_chars: int = MAX_VIEW_CHARS,
+                 versions: ReadVersions | None = None) -> None:
         self.session = session
         self.store = session.store
         self._max_view_chars = max_view_chars
+        self.versions = versions  # stale-read protection, when given
 
     # --- reading ------------------------------------------------------------------------------------
 
@@ -91,7 +95,10 @@ class TextEditor:
                                    f"{len(lines)} lines; give [first, last] with 1 <= first <= last <= "
                                    f"{len(lines)}, or last = -1 for the end of the file.", False)
         shown = cut_view(numbered(lines[first - 1 : last], first), self._max_view_chars)
-        return EditorReply(shown or f"{snapshot.rel} is empty.\n", True)
+        shown = shown or f"{snapshot.rel} is empty.\n"
+        version = self.versions.saw(snapshot) if self.versions is not None else None
+        return EditorReply(shown + (f"[{snapshot.rel} version {version}]\n" if version else ""), True,
+                           version=version)
 
     def _list(self, folder: str) -> EditorReply:
         """Two levels of ``folder``; the store opens each folder without following a link, so a folder swapped
@@ -126,15 +133,17 @@ class TextEditor:
             if snapshot.exists:
                 return EditorReply(f"Error: {snapshot.rel} already exists; `create` never overwrites a file. "
                                    "Use `str_replace` or `insert` to change it (`view` it first).", False)
-            text = Document.new_file(normalized(file_text)).to_text()
-            block = EditBlock(snapshot.rel, "", "", text, "", BlockKind.CREATE, Format.SEARCH_REPLACE, 1)
-            count = len(Document.from_text(text).lines)
-            return self._commit(snapshot, text, block, (1 if count else None, count or None),
+            recorded = Document.new_file(normalized(file_text)).to_text()  # a block's text: LF, a final newline
+            block = EditBlock(snapshot.rel, "", "", recorded, "", BlockKind.CREATE, Format.SEARCH_REPLACE, 1)
+            count = len(Document.from_text(file_text).lines)
+            return self._commit(snapshot, file_text, block, (1 if count else None, count or None),
                                 f"Created {snapshot.rel} ({counted(count, 'line')}).")
         return self._locked(path, write)
 
-    def edit(self, path: str, decide: Decide) -> EditorReply:
-        """Read ``path``, let ``decide`` choose the lines to change (or answer instead), and commit them."""
+    def edit(self, path: str, decide: Decide, *, old: str = "", line: int | None = None) -> EditorReply:
+        """Read ``path``, let ``decide`` choose the lines to change (or answer instead), and commit them. ``old``
+        (the text it replaces) or ``line`` (the line it inserts after) say where the edit aims, for the reply when
+        the file changed since the model saw it."""
         def write(snapshot: FileSnapshot) -> EditorReply:
             if not snapshot.exists or snapshot.text is None:
                 return self._missing(path)
@@ -151,6 +160,9 @@ class TextEditor:
             buffer.splice(change.start, change.end, change.new_lines, sources)
             if change.final_newline is not None:
                 buffer.end_with_newline(change.final_newline)
+            if buffer.to_text() == snapshot.text:
+                return EditorReply(f"Nothing changed: {snapshot.rel} already reads that way at line "
+                                   f"{change.start + 1}, so nothing was written.", True)
             block = EditBlock(snapshot.rel, "", _text(old_lines), _text(change.new_lines), "", BlockKind.EDIT,
                               Format.SEARCH_REPLACE, 1, line_hint=change.start + 1)
             span = (change.start + 1, max(change.start + 1, change.end))
@@ -159,19 +171,17 @@ class TextEditor:
                 shown = snippet(buffer.lines, change.start, len(change.new_lines))
                 summary += f"\nThe edited part of {snapshot.rel} now reads:\n{shown}"
             return self._commit(snapshot, buffer.to_text(), block, span, summary)
-        return self._locked(path, write)
+        return self._locked(path, write, old=old, line=line)
 
     def insert(self, path: str, line: int, new_str: str) -> EditorReply:
         def decide(lines: list[str], final_newline: bool) -> Decided:
             if not 0 <= line <= len(lines):
                 return EditorReply(f"Error: `insert_line` {line} is outside the file, which has {len(lines)} "
                                    f"lines; give a number from 0 (the top) to {len(lines)} (the end).", False)
-            if not new_str:
-                return EditorReply("Error: `new_str` is empty, so there is nothing to insert.", False)
             change = insert_after(line, normalized(new_str))
             where = "at the top" if line == 0 else f"after line {line}"
             return PlannedEdit(change, f"Inserted {counted(len(change.new_lines), 'line')} {where}.")
-        return self.edit(path, decide)
+        return self.edit(path, decide, line=line)
 
     def undo(self, path: str | None = None, *, only: Collection[str] | None = None) -> EditorReply:
         """Undo the most recent edit run; with ``path`` (`undo_edit`), only if that run changed the file; with
@@ -179,6 +189,8 @@ class TextEditor:
         outcome = self.session.undo(runs=only, refuse=(lambda: self._other_file(path)) if path is not None else None)
         if not outcome.ok:
             return EditorReply(f"Error: {outcome.message}", False, not_ours=outcome.not_ours)
+        if self.versions is not None:
+            self.versions.forget(outcome.restored + outcome.removed)
         return EditorReply(outcome.message or "Undid the last edit.", True)
 
     def _other_file(self, path: str) -> str | None:
@@ -194,7 +206,8 @@ class TextEditor:
                     "recent edit.")
         return None
 
-    def _locked(self, path: str, write: Callable[[FileSnapshot], EditorReply]) -> EditorReply:
+    def _locked(self, path: str, write: Callable[[FileSnapshot], EditorReply], *, old: str = "",
+                line: int | None = None) -> EditorReply:
         with self.store.lock(wait=self.session.options.lock_wait):
             interrupted = self.store.interrupted_run()
             if interrupted is not None:
@@ -203,6 +216,10 @@ class TextEditor:
             snapshot = self.store.read(path)
             if isinstance(snapshot, Refusal):
                 return EditorReply(f"Error: {snapshot.reason}", False)
+            seen = self.versions.stale(snapshot) if self.versions is not None else None
+            if seen is not None and self.versions is not None:
+                now = self.versions.saw(snapshot)
+                return EditorReply(stale_refusal(snapshot, seen, now or "", old=old, line=line), False, version=now)
             return write(snapshot)
 
     def _commit(self, snapshot: FileSnapshot, text: str, block: EditBlock, span: tuple[int | None, int | None],
@@ -215,7 +232,8 @@ class TextEditor:
         result = self.session.commit(Plan((applied,), (FilePlan(snapshot.rel, snapshot.text, text),)), reader)
         if not result.written:
             return EditorReply(f"Error: {result.results[0].reason}", False, result)
-        return EditorReply(summary, True, result)
+        versions = self.versions.wrote(result) if self.versions is not None else {}
+        return EditorReply(summary, True, result, version=versions.get(snapshot.rel))
 
 
 def as_edit(found: LineEdit | Occurrences, path: str) -> Decided:

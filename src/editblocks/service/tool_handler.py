@@ -24,10 +24,12 @@ from editblocks.errors import ArgumentError, WorkspaceError
 from editblocks.model import ApplyResult, BlockKind, EditBlock, Format, ParseResult, Policy, ResultCode, Status
 from editblocks.plan.guards import text_refusal
 from editblocks.service.options import ApplyOptions
+from editblocks.service.read_versions import ReadVersions, stale_refusal
 from editblocks.service.results import clean
 from editblocks.service.session import EditSession
 from editblocks.service.string_edit_tool import run_string_edits
 from editblocks.service.text_editor import Decided, EditorReply, TextEditor, as_edit
+from editblocks.tools.argument_help import argument_help
 from editblocks.tools.definitions import (
     APPLY_EDITS,
     APPLY_PATCH,
@@ -48,6 +50,7 @@ from editblocks.tools.definitions import (
 )
 from editblocks.tools.edit_arguments import StringEdit, path_argument, string_edit_argument, string_edits_argument
 from editblocks.tools.text_editor import Occurrences, normalized, replace_once
+from editblocks.workspace.paths import Refusal
 from editblocks.workspace.store import FileStore
 
 
@@ -58,6 +61,8 @@ class ToolReply:
     text: str
     ok: bool
     result: ApplyResult | None = None
+    version: str | None = None
+    """With stale-read protection: the version of the file the call viewed or wrote (its fingerprint's start)."""
     replacements: int | None = None
     """For `edit` and `multi_edit`: how many places were replaced (None when nothing was written)."""
 
@@ -74,7 +79,9 @@ class ToolHandler:
     The keywords ``policy``, ``fuzzy``, ``first_match``, ``strict``, ``git_add``, ``lock_wait`` and
     ``known_files`` are the older spelling of ``options`` and set the same fields. `undo` (and `undo_edit`)
     take back only runs this handler made, unless ``undo_any_run``; ``door`` names the handler in the refusal,
-    and ``undo_hint`` tells how to lift the limit where it is started.
+    and ``undo_hint`` tells how to lift the limit where it is started. With ``stale_reads``, `view` gives each file's
+    version, and an edit of a file that changed since the model last viewed or edited it through this handler is
+    refused, with the file's current lines where the edit aims.
     """
 
     def __init__(self, root: str | os.PathLike[str] | None = None, *, options: ApplyOptions | None = None,
@@ -82,7 +89,7 @@ class ToolHandler:
                  first_match: bool | None = None, strict: bool | None = None, git_add: bool | None = None,
                  lock_wait: float | None = None, known_files: Collection[str] | None = None,
                  undo_any_run: bool = False, door: str = "this tool handler",
-                 undo_hint: str = "ToolHandler(undo_any_run=True) lifts that") -> None:
+                 undo_hint: str = "ToolHandler(undo_any_run=True) lifts that", stale_reads: bool = False) -> None:
         options = (options or ApplyOptions()).updated({
             "on_failure": policy, "fuzzy": fuzzy, "first_match": first_match, "strict": strict, "git_add": git_add,
             "lock_wait": lock_wait, "known_files": tuple(known_files) if known_files is not None else None})
@@ -94,17 +101,20 @@ class ToolHandler:
             raise TypeError("ToolHandler needs a root or a store")
         self.workspace = self.session.store
         self.root = getattr(self.workspace, "root", root)
-        self._editor = TextEditor(self.session)
+        self.versions = ReadVersions() if stale_reads else None
+        self._editor = TextEditor(self.session, versions=self.versions)
         self._undo_any_run = undo_any_run
         self._door = door
         self._undo_hint = undo_hint
         self._made: set[str] = set()  # the journal runs this handler's calls wrote
+        self._noop: str | None = None  # the path of the latest edit, when it changed nothing
 
     def call(self, name: str, input: object = None) -> ToolReply:
         """Run the tool ``name`` with ``input`` (a dict, or the JSON text Chat Completions sends)."""
         reply = self._call(name, input)
         if reply.result is not None and reply.result.run_id is not None:
             self._made.add(reply.result.run_id)
+            self._noop = None
         return reply
 
     def _call(self, name: str, input: object) -> ToolReply:
@@ -121,12 +131,14 @@ class ToolHandler:
             if name in (EDIT, MULTI_EDIT):
                 path = path_argument(args)
                 edits = [string_edit_argument(args)] if name == EDIT else string_edits_argument(args)
-                return _edits_refused(path, edits) or _reply(run_string_edits(self._editor, path, edits))
+                reply = _edits_refused(path, edits) or _reply(run_string_edits(self._editor, path, edits))
+                return self._unless_noop(path, reply)
             if name == VIEW:
                 return _reply(self._editor.view(path_argument(args), view_range_argument(args)))
             return ToolReply(f"Error: there is no tool `{name}`; the tools are {', '.join(TOOL_NAMES)}.", False)
         except ArgumentError as error:
-            return ToolReply(f"Error: {name}: {error}.", False)
+            how = argument_help(name, error.argument) if error.argument else ""
+            return ToolReply(f"Error: {name}: {error}" + (f"; {how}." if how else "."), False)
         except WorkspaceError as error:  # busy, or the journal cannot be used: nothing was written
             return ToolReply(f"Error: the project cannot be edited right now ({error}); nothing was written.", False)
 
@@ -145,12 +157,19 @@ class ToolHandler:
             file_text = text_argument(args, "file_text")
             return _refused(path, "", file_text) or _reply(self._editor.create(path, file_text))
         if command == "insert":
-            new = text_argument(args, "new_str", required=False) or text_argument(args, "insert_text",
-                                                                                 required=False)
+            spelling = "insert_text" if args.get("new_str") is None and args.get("insert_text") is not None \
+                else "new_str"  # the older tool versions' name
+            new = text_argument(args, spelling)
             return _refused(path, "", new) or _reply(self._editor.insert(path, int_argument(args, "insert_line"), new))
         old = normalized(text_argument(args, "old_str"))
         new = normalized(text_argument(args, "new_str", required=False))
-        return _refused(path, old, new) or self._str_replace(path, old, new)
+        return _refused(path, old, new) or self._unless_noop(path, self._str_replace(path, old, new))
+
+    def _unless_noop(self, path: str, reply: ToolReply) -> ToolReply:
+        """Remember an edit that changed nothing: to the model it is its latest edit, which `undo_edit` takes back."""
+        if reply.ok and (reply.result is None or reply.result.run_id is None):
+            self._noop = path
+        return reply
 
     def _str_replace(self, path: str, old: str, new: str) -> ToolReply:
         """`old` as text, exactly once; when it is not there at all, its lines go through the tolerant ladder."""
@@ -166,9 +185,13 @@ class ToolHandler:
                 return EditorReply("", False)
             return as_edit(found, path)
 
-        reply = self._editor.edit(path, decide)
+        reply = self._editor.edit(path, decide, old=old)
         if not absent:
             return _reply(reply)
+        if old == new:
+            return ToolReply(f"Error: `old_str` does not occur in {path} as written, and `new_str` is the same text, "
+                             "so the edit would change nothing anyway; `view` the file and quote what to change.",
+                             False)
         return self._str_replace_by_lines(path, old, new)
 
     def _str_replace_by_lines(self, path: str, old: str, new: str) -> ToolReply:
@@ -176,12 +199,13 @@ class ToolHandler:
         replacement = new if new.endswith("\n") or not new else new + "\n"
         block = EditBlock(path, "", terminated, replacement, "", BlockKind.EDIT, Format.DIFF, 1)
         result = self.session.apply([block])
+        version = self._wrote(result).get(result.results[0].path)
         outcome = result.results[0]
         where = f"lines {outcome.start_line}–{outcome.end_line}"
         if outcome.status is Status.APPLIED:
             return ToolReply(f"`old_str` does not occur in {outcome.path} as written; read as whole lines it was "
                              f"found at {where} ({outcome.reason or outcome.strategy}; strategy: {outcome.strategy}) "
-                             "and those lines were replaced.", True, result)
+                             "and those lines were replaced.", True, result, version)
         if outcome.code is ResultCode.ALREADY_APPLIED:
             return ToolReply(f"Nothing changed: {outcome.reason}.", True, result)
         detail = outcome.reason.removeprefix(f"the old text was not found in {outcome.path}").lstrip("; ")
@@ -192,6 +216,12 @@ class ToolHandler:
         return ToolReply(text, False, result)
 
     def _undo(self, path: str | None = None) -> ToolReply:
+        if self._noop is not None and (path is None or self.session.store.resolve(path) ==
+                                       self.session.store.resolve(self._noop)):
+            edited, self._noop = self._noop, None
+            return ToolReply(f"Nothing undone: your latest edit, of {edited}, changed nothing, so there is nothing of "
+                             "it to take back; the edits before it stay (undo again to take back the one before).",
+                             True)
         reply = self._editor.undo(path, only=None if self._undo_any_run else frozenset(self._made))
         if not reply.not_ours:
             return _reply(reply)
@@ -223,7 +253,12 @@ class ToolHandler:
         return self._run(patch, self.session.parse(patch, Format.V4A), dry_run=False)
 
     def _run(self, answer: str, parsed: ParseResult, *, dry_run: bool) -> ToolReply:
+        if not dry_run:
+            stale = self._stale(parsed.blocks)
+            if stale is not None:
+                return stale
         result = self.session.preview(parsed) if dry_run else self.session.apply(parsed)
+        self._wrote(result)
         message = self.session.feedback(result, answer, parsed)
         changed = [*(f"{path} (created)" for path in result.files_created), *result.files_modified,
                    *(f"{path} (deleted)" for path in result.files_deleted),
@@ -231,6 +266,26 @@ class ToolHandler:
         if changed and not dry_run and result.written:
             message += "\nFiles changed: " + ", ".join(changed) + "."
         return ToolReply(message, clean(result) and not parsed.errors, result)
+
+
+    # --- stale-read protection ----------------------------------------------------------------------
+
+    def _stale(self, blocks: Sequence[EditBlock]) -> ToolReply | None:
+        """The refusal when a file these blocks edit changed since the model saw it (None: none did)."""
+        if self.versions is None:
+            return None
+        for block in blocks:
+            snapshot = self.session.store.read(block.path)
+            if isinstance(snapshot, Refusal):
+                continue
+            seen = self.versions.stale(snapshot)
+            if seen is not None:
+                now = self.versions.saw(snapshot) or ""
+                return ToolReply(stale_refusal(snapshot, seen, now, old=block.search), False, version=now)
+        return None
+
+    def _wrote(self, result: ApplyResult) -> dict[str, str]:
+        return self.versions.wrote(result) if self.versions is not None else {}
 
 
 def _refused(path: str, old: str, new: str, which: str = "") -> ToolReply | None:
@@ -250,4 +305,4 @@ def _edits_refused(path: str, edits: Sequence[StringEdit]) -> ToolReply | None:
 
 
 def _reply(reply: EditorReply) -> ToolReply:
-    return ToolReply(reply.text, reply.ok, reply.result, reply.replacements)
+    return ToolReply(reply.text, reply.ok, reply.result, reply.version, reply.replacements)

@@ -11,6 +11,7 @@ the built-in text editor tool). Pure: `ToolHandler` (editblocks.tools) runs the 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -177,6 +178,10 @@ def arguments(raw: object) -> Mapping[str, Any]:
             raw = json.loads(raw) if raw.strip() else {}
         except json.JSONDecodeError as error:
             raise ArgumentError(f"the arguments are not valid JSON ({error.msg} at character {error.pos})") from None
+        except RecursionError:
+            raise ArgumentError("the arguments are nested too deeply to read; send a flat JSON object") from None
+        except ValueError as error:  # a number with more digits than Python converts
+            raise ArgumentError(f"the arguments cannot be read ({error})") from None
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
@@ -188,37 +193,74 @@ def text_argument(args: Mapping[str, Any], name: str, *, required: bool = True, 
     value = args.get(name)
     if value is None:
         if required:
-            raise ArgumentError(f"the argument `{name}` is missing")
+            raise ArgumentError(f"the argument `{name}` is missing", argument=name)
         return default
     if not isinstance(value, str):
-        raise ArgumentError(f"the argument `{name}` must be a string, not {_type_name(value)}")
+        raise ArgumentError(f"the argument `{name}` must be a string, not {_type_name(value)}", argument=name)
     return value
 
 
 def int_argument(args: Mapping[str, Any], name: str) -> int:
+    """An integer argument; a whole number sent as a string (`"3"`) or as `3.0` is read as that number."""
     value = args.get(name)
     if value is None:
-        raise ArgumentError(f"the argument `{name}` is missing")
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-        raise ArgumentError(f"the argument `{name}` must be an integer, not {_type_name(value)}")
-    return value
+        raise ArgumentError(f"the argument `{name}` is missing", argument=name)
+    number = _integer(value)
+    if number is None:
+        raise ArgumentError(f"the argument `{name}` must be an integer, not {_type_name(value)}", argument=name)
+    return number
 
 
 def view_range_argument(args: Mapping[str, Any]) -> tuple[int, int] | None:
     value = args.get("view_range")
     if value is None:
         return None
-    if (not isinstance(value, list | tuple) or len(value) != 2
-            or not all(isinstance(n, int) and not isinstance(n, bool) for n in value)):
-        raise ArgumentError("the argument `view_range` must be two integers, [first line, last line] (-1 = end)")
-    return value[0], value[1]
+    numbers = [_integer(n) for n in value] if isinstance(value, list | tuple) and len(value) == 2 else [None]
+    if None in numbers:
+        raise ArgumentError(f"the argument `view_range` must be two integers, not {_range_given(value)}",
+                            argument="view_range")
+    first, last = numbers
+    assert first is not None and last is not None
+    return first, last
+
+
+def _range_given(value: object) -> str:
+    """What a bad `view_range` is, naming the item that is no integer."""
+    if not isinstance(value, list | tuple):
+        return _type_name(value)
+    if len(value) != 2:
+        return f"an array of {len(value)}"
+    which = "first" if _integer(value[0]) is None else "second"
+    item = value[0] if which == "first" else value[1]
+    return f"an array whose {which} item is {'null' if item is None else _type_name(item)}"
+
+
+_INTEGER = re.compile(r"\s*[-+]?[0-9]{1,18}\s*")
+MAX_INTEGER = 10**18
+"""Larger numbers are no line number; refusing them also keeps every reply printable (Python will not turn an
+integer of thousands of digits into text)."""
+
+
+def _integer(value: object) -> int | None:
+    """``value`` as an integer of at most 18 digits, if it is one (a bool is not; ASCII digits only in a string)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int):
+        return value if -MAX_INTEGER <= value <= MAX_INTEGER else None
+    if isinstance(value, str) and _INTEGER.fullmatch(value):
+        return int(value)
+    return None
 
 
 def _type_name(value: object) -> str:
+    if isinstance(value, str) and len(value) <= 20 and value.isprintable():
+        return f"the string {value!r}"
+    if isinstance(value, int) and not isinstance(value, bool) and not -MAX_INTEGER <= value <= MAX_INTEGER:
+        return "a number that large"
     names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
-             float: "a number"}
+             float: "a fractional number"}
     return names.get(type(value), type(value).__name__)
 
 

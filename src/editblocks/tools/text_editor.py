@@ -87,13 +87,22 @@ def replace_once(lines: Sequence[str], final_newline: bool, old: str, new: str) 
         tail = _next_line_start(text, tail)
         middle = text[head:position] + new + text[position + len(old) : tail]
     end = start + text.count("\n", head, tail) + (1 if tail == len(text) and not text.endswith("\n") else 0)
-    ends_file = tail == len(text) and middle != "" and middle.endswith("\n") != final_newline
-    return LineEdit(start, end, tuple(_split(middle)), not final_newline if ends_file else None)
+    return LineEdit(start, end, tuple(_split(middle)), _final_newline(text, head, tail, middle, final_newline))
+
+
+def _final_newline(text: str, head: int, tail: int, middle: str, final_newline: bool) -> bool | None:
+    """Whether the file ends with a line break after the edit, when that changes (None: as before). The new end is
+    the edit's own text, or, when the edit removes the last line, the line before it, whose break stays."""
+    if tail != len(text):
+        return None
+    end = middle or text[:head]
+    return None if not end or end.endswith("\n") == final_newline else not final_newline
 
 
 def insert_after(line: int, new: str) -> LineEdit:
-    """Insert ``new`` (as whole lines) after 1-based line ``line``; 0 puts it at the top."""
-    return LineEdit(line, line, tuple(_split(new if new.endswith("\n") or not new else new + "\n")))
+    """Insert ``new`` (as whole lines) after 1-based line ``line``; 0 puts it at the top. An empty ``new`` is one
+    empty line."""
+    return LineEdit(line, line, tuple(_split(new if new.endswith("\n") else new + "\n")))
 
 
 def numbered(lines: Sequence[str], first: int = 1) -> str:

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Sequence
 
 from editblocks.ask.display import View
-from editblocks.ask.outcome import Confirm, also_writes
+from editblocks.ask.outcome import Confirm, Round, also_writes
 from editblocks.model import FRONT_END_FORMATS, ApplyResult, Format
 from editblocks.service.live import LiveEvent
 from editblocks.web.review import ReviewState
@@ -53,6 +53,9 @@ class PageView:
 
     def round_report(self, result: ApplyResult, *, state: str) -> None:
         self._terminal.round_report(result, state=state)
+
+    def round_finished(self, round: Round) -> None:
+        self._terminal.round_finished(round)
 
 
 def page_confirm(session: ReviewState, announce: View, interrupted: threading.Event) -> Confirm:
