@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from editblocks.service import ApplyOptions
 from editblocks.web import ReviewServer, ReviewState
 from editblocks.web.chat import ModelSettings
 from editblocks.web.workbench import Workbench
@@ -48,8 +49,9 @@ def read_tree(root: Path) -> dict[str, str]:
 
 
 @contextmanager
-def served(root: Path, answer: str | None = ANSWER) -> Iterator[tuple[ReviewState, ReviewServer]]:
-    session = ReviewState(root)
+def served(root: Path, answer: str | None = ANSWER, options: ApplyOptions | None = None
+           ) -> Iterator[tuple[ReviewState, ReviewServer]]:
+    session = ReviewState(root, options=options)
     if answer is not None:
         session.load(answer)
     with ReviewServer(session) as server:
@@ -58,10 +60,11 @@ def served(root: Path, answer: str | None = ANSWER) -> Iterator[tuple[ReviewStat
 
 @contextmanager
 def served_workbench(root: Path, base_url: str | None, *, model: str | None = "test-model", retries: int = 2,
-                     api_key: str | None = "test-key") -> Iterator[tuple[Workbench, WorkbenchServer]]:
+                     api_key: str | None = "test-key", options: ApplyOptions | None = None,
+                     ) -> Iterator[tuple[Workbench, WorkbenchServer]]:
     """The workbench on ``root`` asking the model at ``base_url`` (the scripted server), served on a free port."""
     settings = ModelSettings(model, base_url, api_key, timeout=20.0, backoff=0.01, retries=retries)
-    bench = Workbench(root, settings)
+    bench = Workbench(root, settings, options=options)
     with WorkbenchServer(bench) as server:
         yield bench, server
 

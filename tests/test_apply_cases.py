@@ -400,10 +400,18 @@ A20_RESPONSE = (
 )
 
 
-@pytest.mark.parametrize("policy", [None, "continue"])
-def test_a20_continue_applies_every_other_block(tmp_path, policy):
+def test_a20_by_default_a_file_with_a_failed_block_is_left_whole_and_the_others_are_written(tmp_path):
     make_tree(tmp_path, A20_FILES)
-    outcome = run(tmp_path, A20_RESPONSE, policy=policy)
+    outcome = run(tmp_path, A20_RESPONSE)
+    assert [r.code for r in outcome.results] == [ResultCode.HELD, ResultCode.NOT_FOUND, ResultCode.HELD,
+                                                 ResultCode.NONE]
+    assert read(tmp_path, "a.py") == b"one\ntwo\nthree\n" and read(tmp_path, "b.py") == b"BEE\n"
+    assert outcome.files_modified == ("b.py",) and outcome.written
+
+
+def test_a20_continue_applies_every_other_block(tmp_path):
+    make_tree(tmp_path, A20_FILES)
+    outcome = run(tmp_path, A20_RESPONSE, policy="continue")
     assert statuses(outcome) == ["applied", "failed", "applied", "applied"]
     assert outcome.results[1].code is ResultCode.NOT_FOUND
     assert [(r.start_line, r.end_line) for r in outcome.results] == [(1, 1), (None, None), (3, 3), (1, 1)]
@@ -452,11 +460,16 @@ def test_a20_skip_file_skips_that_files_later_blocks_only(tmp_path):
     assert read(tmp_path, "b.py") == b"BEE\n"
 
 
-def test_a20_guillemet_default_policy_is_skip_file(tmp_path):
+def test_a20_guillemet_answers_follow_the_default_policy_file_and_skip_file_stays_available(tmp_path):
     make_tree(tmp_path, A20_FILES)
     response = (guillemet("a.py", "one\n", "ONE\n") + guillemet("a.py", "missing line\n", "X\n")
                 + guillemet("a.py", "three\n", "THREE\n") + guillemet("b.py", "bee\n", "BEE\n"))
     outcome = run(tmp_path, response)
+    assert [r.code for r in outcome.results] == [ResultCode.HELD, ResultCode.NOT_FOUND, ResultCode.HELD,
+                                                 ResultCode.NONE]
+    assert read(tmp_path, "a.py") == b"one\ntwo\nthree\n" and read(tmp_path, "b.py") == b"BEE\n"
+    make_tree(tmp_path, A20_FILES)
+    outcome = run(tmp_path, response, policy="skip-file")
     assert statuses(outcome) == ["applied", "failed", "skipped", "applied"]
     assert read(tmp_path, "a.py") == b"ONE\ntwo\nthree\n" and read(tmp_path, "b.py") == b"BEE\n"
     # the same response with an explicit `continue` policy applies the third block
@@ -948,8 +961,8 @@ def test_f9_permission_bits_are_kept(tmp_path, mode):
 def _plan_then_tamper(monkeypatch, root: Path, tamper: dict[str, bytes]):
     real = PLANNER.plan
 
-    def plan(self):
-        planned = real(self)
+    def plan(self, *args, **kwargs):
+        planned = real(self, *args, **kwargs)
         for rel, content in tamper.items():
             (root / rel).write_bytes(content)
         return planned
@@ -982,8 +995,8 @@ def test_f11_file_deleted_meanwhile(tmp_path, monkeypatch):
     make_tree(tmp_path, {"a.py": "one\n"})
     real = PLANNER.plan
 
-    def plan(self):
-        planned = real(self)
+    def plan(self, *args, **kwargs):
+        planned = real(self, *args, **kwargs)
         (tmp_path / "a.py").unlink()
         return planned
 

@@ -201,7 +201,10 @@ def test_json_output_is_one_document_the_schema_accepts(project: Path) -> None:
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     Draft202012Validator(output_schema("ask")).validate(document)
-    assert [r["result"]["counts"]["applied"] for r in document["rounds"]] == [1, 1]
+    # round 1 holds greet (add failed for the same file), round 2 writes it with the fixed add
+    assert [r["result"]["counts"]["applied"] for r in document["rounds"]] == [0, 1]
+    assert [r["code"] for r in document["rounds"][0]["result"]["results"]] == ["held", "not-found"]
+    assert [r["status"] for r in document["rounds"][1]["result"]["held_over"]] == ["applied"]
     assert document["files_written"] == ["app.py"] and document["rounds"][0]["feedback"]
 
 
@@ -213,7 +216,8 @@ def test_a_saved_run_becomes_an_eval_case_that_passes(project: Path, tmp_path: P
     made = CliRunner().invoke(main, ["eval", "--from-run", str(run), "--out", str(case)])
     assert made.exit_code == 0, made.output
     assert (case / "before" / "app.py").read_text() == APP
-    assert json.loads((case / "case.json").read_text())["expect"] == "partial"
+    assert json.loads((case / "case.json").read_text())["expect"] == "refused"  # round 1 held greet: add failed
+    assert (case / "after" / "app.py").read_text() == APP
     scored = CliRunner().invoke(main, ["eval", str(case)])
     assert scored.exit_code == 0, scored.output
     second = tmp_path / "case2"
@@ -353,7 +357,9 @@ def test_tool_calls_on_the_copy_see_project_files_that_were_not_given(project: P
     assert (project / "settings.py").read_text() == "X = 2\n"
 
 
-def test_edit_calls_on_the_copy_see_the_file_they_name_by_file_path(project: Path) -> None:
+def test_edit_calls_on_the_copy_see_the_file_they_name_by_file_path(project: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    at_a_terminal(monkeypatch)  # settings.py was not given: its write needs a yes typed at a terminal
     (project / "settings.py").write_text(SETTINGS)
     edit = {"id": "call_1", "name": "edit", "arguments": {"file_path": "settings.py", "old_string": "X = 1",
                                                           "new_string": "X = 3"}}
@@ -437,3 +443,24 @@ def test_the_editor_variant_of_the_prompt_is_sent_when_asked(project: Path) -> N
     sent = server.requests[0]["body"]["messages"]
     assert sent[0]["content"] == system_prompt("diff", editor=True) != system_prompt("diff")
     assert sent[1:-1] == example_messages("diff", editor=True)
+
+
+def test_a_held_block_waits_for_its_file_the_model_resends_only_the_failed_one_and_one_undo_takes_all_back(
+        project: Path) -> None:
+    notes = block("NOTES.md", "", "greet is friendlier\n")  # a new file: round 1 writes it
+    with scripted([Answer(prose(GREET + "\n" + ADD_WRONG + "\n" + notes)), Answer(prose(ADD))]) as server:
+        result = run_ask(server.base_url, "--yes")
+    assert result.exit_code == 0, result.output
+    assert (project / "app.py").read_text() == AFTER_BOTH
+    feedback = server.requests[1]["body"]["messages"][-1]["content"]
+    assert "Nothing was written to `app.py` yet" in feedback
+    assert "The held blocks for `app.py` are kept, so do not send them again: send only the failed blocks" in feedback
+    run = next((project / ".editblocks" / "runs").iterdir())
+    first = json.loads((run / "round-1.results.json").read_text())
+    assert [r["code"] for r in first["results"]] == ["held", "not-found", None] and first["holding"] == ["app.py"]
+    assert first["files_created"] == ["NOTES.md"] and first["files_modified"] == []  # never greet without add
+    second = json.loads((run / "round-2.results.json").read_text())
+    assert [r["status"] for r in second["held_over"]] == ["applied"] and second["holding"] == []
+    undone = CliRunner().invoke(main, ["undo", "--root", str(project)])
+    assert undone.exit_code == 0, undone.output
+    assert (project / "app.py").read_text() == APP and not (project / "NOTES.md").exists()  # both rounds

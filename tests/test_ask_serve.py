@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from editblocks.ask.client import Endpoint
 from editblocks.ask.display import QuietView
 from editblocks.ask.outcome import AskOptions, AskOutcome
-from editblocks.ask.rounds import ask
+from editblocks.ask.rounds import ask, rounds_session
 from editblocks.cli import main
 from editblocks.model import Format
 from editblocks.web import ReviewState
@@ -105,12 +105,14 @@ def test_ask_serve_streams_each_round_into_the_page_whose_apply_writes_it(browse
             expect(page.get_by_role("button", name="Apply", exact=True)).to_be_disabled()
             assert read_tree(project) == FILES
             hold.set()  # the rest of the answer arrives
-            for number, status in ((1, "pending"), (2, "pending"), (3, "pending"), (4, "failed")):
-                expect(badge(page, number, status)).to_be_visible()
+            for number, status in ((1, "held"), (2, "pending"), (3, "pending"), (4, "failed")):
+                expect(badge(page, number, status)).to_be_visible()  # block 4 failed: app.py waits for its fix
             expect(page.get_by_text("in progress")).to_have_count(0)
             assert read_tree(project) == FILES  # nothing is written before the page's Apply
             page.get_by_role("button", name="Apply", exact=True).click()
-            # block 4 failed, so its feedback went to the model and the second round is the page's new answer
+            # block 4 failed, so its feedback went to the model and the second round is the page's new answer;
+            # block 1 is held, so app.py is written with the fix
+
             expect(page.get_by_role("status").first).to_contain_text("round 2")
             expect(page.get_by_role("article")).to_have_count(1)
             expect(badge(page, 1, "pending")).to_be_visible()
@@ -140,16 +142,16 @@ def test_ask_serve_streams_each_round_into_the_page_whose_apply_writes_it(browse
 
 def run_in_session(project: Path, base_url: str, script_confirm: str) -> tuple[ReviewState, AskOutcome]:
     """`ask` in-process with its answers streamed into a session (as `--serve` does), no server needed."""
-    session = ReviewState(project)
+    options = AskOptions(INSTRUCTION, ("app.py", "util.py"), str(project), Format.DIFF)
+    session = ReviewState(session=rounds_session(options))  # one session for the rounds and the page, as --serve
     view = PageView(QuietView(), session, Format.DIFF)
     endpoint = Endpoint("test-model", base_url, "test-key", timeout=10.0, backoff=0.01)
-    options = AskOptions(INSTRUCTION, ("app.py", "util.py"), str(project), Format.DIFF)
     if script_confirm == "yes":
-        return session, ask(options, endpoint, view, apply_at_once(session))
+        return session, ask(options, endpoint, view, apply_at_once(session), session=session.session)
     # a reviewer: reject block 3 on the first answer, then Apply each answer once it is complete
     outcome: list[AskOutcome] = []
     loop = threading.Thread(target=lambda: outcome.append(
-        ask(options, endpoint, view, page_confirm(session, view, threading.Event()))))
+        ask(options, endpoint, view, page_confirm(session, view, threading.Event()), session=session.session)))
     loop.start()
     for answer, reject in ((1, [3]), (2, [])):
         changed = threading.Event()
@@ -165,7 +167,7 @@ def run_in_session(project: Path, base_url: str, script_confirm: str) -> tuple[R
     return session, outcome[0]
 
 
-def test_with_yes_every_round_is_applied_through_the_page_and_its_undo_undoes_the_last(project: Path) -> None:
+def test_with_yes_every_round_is_applied_through_the_page_and_its_undo_undoes_the_run(project: Path) -> None:
     with scripted([Answer(ANSWER, chunk=7), Answer(FIX, chunk=5)]) as model:
         session, outcome = run_in_session(project, model.base_url, "yes")
     assert outcome.exit_code == 0 and len(outcome.rounds) == 2
@@ -174,8 +176,8 @@ def test_with_yes_every_round_is_applied_through_the_page_and_its_undo_undoes_th
     assert session.answer_text == FIX  # the page shows the last round
     assert [b["status"] for b in view["blocks"]] == ["applied"] and view["applied"]
     assert view["message"] == "applied: 1 file written"
-    assert session.undo()  # the page's Undo undoes round 2 only
-    assert read_tree(project)["app.py"] == 'def greet(name):\n    return "hello " + name\n\nPORT = 8000\n'
+    assert session.undo()  # the rounds of one ask are one run: the page's Undo takes back both
+    assert read_tree(project) == FILES
 
 
 def test_without_yes_the_loop_waits_for_the_pages_apply_and_takes_its_choices(project: Path) -> None:
@@ -185,7 +187,7 @@ def test_without_yes_the_loop_waits_for_the_pages_apply_and_takes_its_choices(pr
     tree = read_tree(project)
     assert tree["app.py"] == ALL_FOUR["app.py"]
     assert tree["util.py"] == "def double(x):\n    return x + x\n\n\ndef half(x):\n    return x / 2\n"  # rejected
-    assert outcome.written == ["app.py", "util.py"]
+    assert outcome.written == ["util.py", "app.py"]  # app.py waited in round 1 for its failed block's fix
     feedback = model.requests[1]["body"]["messages"][-1]["content"]
     assert "PORT = 9999" in feedback and "x // 2" not in feedback  # a rejected block is not sent back
 

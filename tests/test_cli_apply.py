@@ -23,7 +23,7 @@ from helpers_apply import diff_edit, guillemet, make_tree, tree_state
 RESULT_KEYS = {"path", "status", "code", "reason", "block_line", "start_line", "end_line", "strategy", "similarity",
                "candidates", "hint", "closest", "refusal"}
 TOP_KEYS = {"schema_version", "results", "counts", "files_modified", "files_created", "files_deleted", "files_renamed",
-            "diffs", "shell", "written", "dry_run", "diagnostics", "notes"}
+            "diffs", "shell", "written", "dry_run", "diagnostics", "notes", "held_over", "holding"}
 APPLIED_EXTRAS = {"code": None, "candidates": [], "hint": [], "closest": None, "refusal": None}
 
 PROJECT = {
@@ -501,10 +501,11 @@ def test_an_answer_without_blocks_names_the_formats_looked_for(runner, tmp_path,
     for command in (["apply", garbage, "--root", str(project)], ["parse", garbage], ["check", garbage]):
         result = invoke(runner, *command)
         assert result.exit_code == 1
-        assert "no edit blocks found (looked for SEARCH/REPLACE" in result.output.replace("\n", " ")
+        assert "no edit blocks found: looked for every format (" in result.output.replace("\n", " ")
+        assert "cline, roo, zed," in result.output.replace("\n", " ")
         assert "editblocks formats" in result.output
     asked = invoke(runner, "apply", garbage, "--root", str(project), "--format", "zed")
-    assert "looked for zed blocks only" in asked.output
+    assert "no edit blocks found in the zed format" in asked.output
     assert tree_state(project) == before
 
 

@@ -197,6 +197,19 @@ def test_parse_check_and_apply_agree_that_no_blocks_is_exit_1(tmp_path: Path, pr
     assert run("parse", response, "--json").exit_code == 1
 
 
+
+@pytest.mark.parametrize("command", ["parse", "check", "apply"])
+def test_an_answer_with_no_block_names_the_formats_looked_for(tmp_path: Path, project: Path, command: str) -> None:
+    response = answer(tmp_path, "Sure! I changed the port to 8080 for you.\n")
+    root = ["--root", str(project)] if command != "parse" else []
+    searched = run(command, response, *root).stdout
+    assert "no edit blocks found" in searched
+    assert "looked for every format (diff, diff-fenced," in searched and "udiff, whole)" in searched
+    assert "`editblocks formats` shows each" in searched
+    one_format = run(command, response, *root, "--format", "udiff").stdout
+    assert "no edit blocks found in the udiff format" in one_format
+    assert "--format auto tries every format" in one_format
+
 # --- reading answers in wide encodings ------------------------------------------------------------------
 
 

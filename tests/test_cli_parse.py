@@ -109,7 +109,7 @@ def test_check_reports_validation_problems(runner, tmp_path):
     nothing = runner.invoke(main, ["check", write(tmp_path, "No edits here.", "none.md"), "--json"])
     assert nothing.exit_code == 1
     message = json.loads(nothing.output)["diagnostics"][0]["message"]
-    assert message.startswith("no edit blocks found (looked for SEARCH/REPLACE") and "`editblocks formats`" in message
+    assert message.startswith("no edit blocks found: looked for every format (diff,") and "`editblocks formats`" in message
 
 
 def test_formats_lists_every_format_with_an_example(runner):

@@ -290,7 +290,7 @@ def test_precedence_command_line_then_environment_then_user_file_then_project(la
 
 def test_the_user_file_may_set_root_and_paths_anywhere(layout: Path) -> None:
     user_file(layout, f'[apply]\nroot = "{layout / "home"}"\nfeedback = "~/fb.md"\n')
-    (layout / "project" / "answer.md").write_text(FAILING + CLEAN)
+    (layout / "project" / "answer.md").write_text(FAILING.replace("a.py", "b.py") + CLEAN)  # b.py is nowhere
     result = run("apply", "answer.md", env={"HOME": str(layout / "outside")})
     assert result.exit_code == 1 and warnings(result) == []
     assert (layout / "home" / "a.py").read_text() == "x = 2\n"

@@ -149,7 +149,7 @@ def test_page_undo_leaves_a_cli_run_and_offers_the_newest_run_separately(project
     assert view["newest_run"] == run and view["applied"]
     assert "def halve(x):" in read_tree(project)["util.py"]
     assert session.undo(newest=True)  # the separate, explicit action
-    assert "def halve(x):" not in read_tree(project)["util.py"] and "hello" in read_tree(project)["app.py"]
+    assert "def halve(x):" not in read_tree(project)["util.py"] and "x + x" in read_tree(project)["util.py"]
     assert session.view()["newest_run"] is None and session.view()["applied"]
     assert session.undo()  # the page's own run is the newest again
     assert read_tree(project) == FILES

@@ -9,7 +9,8 @@ V4A section whose move is refused (the live view planned its hunk alone and appl
 deletion and a creation where apply reports a rename). And answers whose verdicts need more than the block:
 identical blocks for the places their old text occurs (the first waits, with no verdict shown, until the last
 arrives), one such block alone (ambiguous when the answer ends, or, under skip-file, when another block of its file
-comes), and one block at places that all give the same file.
+comes), and one block at places that all give the same file. The workbench keeps the blocks that apply until Apply,
+so its feedback is that of a session that holds them (it asks only for the failed blocks).
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ from editblocks.ask.outcome import AskOptions
 from editblocks.ask.rounds import ask
 from editblocks.cli import main
 from editblocks.eval.evaluate import PASSING, evaluate_cases, summarize
-from editblocks.model import ApplyResult, EditBlock, EditResult, Format, Status
+from editblocks.model import ApplyResult, EditBlock, EditResult, Format, ResultCode, Status
 from editblocks.parsing.stream import parse
-from editblocks.service import ApplyOptions
+from editblocks.service import ApplyOptions, EditSession
 from editblocks.service.live import BlockLocated, BlockWaiting, BlockWithdrawn
 from editblocks.tools import ToolHandler
 from editblocks.web import ReviewServer, ReviewState
@@ -199,8 +200,8 @@ def test_every_door_gives_the_same_verdicts_status_and_feedback(
         with urllib.request.urlopen(server.url + "api/view") as page:
             view = json.load(page)
     assert [(b["status"], b["reason"]) for b in view["blocks"]] == [
-        ("pending", b["reason"]) if status == "applied" else (status, reason)
-        for (status, _, reason), b in zip(expected, view["blocks"])]
+        ("pending", b["reason"]) if status == "applied" else ("held" if code == "held" else status, reason)
+        for (status, code, reason), b in zip(expected, view["blocks"])]
     assert view["feedback"] == feedback
 
     # the `ask` live view, against a local endpoint streaming the answer
@@ -213,7 +214,9 @@ def test_every_door_gives_the_same_verdicts_status_and_feedback(
     first = outcome.rounds[0]
     assert first.result is not None and verdicts(first.result) == expected
     if options.on_failure is None:  # with `abort`, a verdict shown live may still turn into "not applied" at the end
-        assert recorder.shown == expected
+        # and a block shown applied before a later block for its file failed is held once the answer is whole
+        assert [shown for shown, (_, code, _) in zip(recorder.shown, expected, strict=True) if code != "held"] == [
+            verdict for verdict in expected if verdict[1] != "held"]
     assert bool(recorder.waited) == answer_name.startswith(("twins", "lone-twin"))
     assert (first.feedback or "") == feedback
     assert (outcome.exit_code == 0) == (cli.exit_code == 0)
@@ -226,7 +229,13 @@ def test_every_door_gives_the_same_verdicts_status_and_feedback(
         wait_idle(bench)
     assert [verdicts_of(entry.verdict) for entry in bench.conversation.entries()] == expected
     sent_back = [turn.text for turn in bench.conversation.turns if turn.kind == "feedback"]
-    assert sent_back == ([feedback] if feedback else [])
+    # the workbench keeps the blocks that apply for Apply, so its feedback is a holding session's: they are taken,
+    # and a file held back by a failed block keeps its good blocks (the model resends only the failed ones)
+    bench_session = EditSession.on_disk(project(tmp_path / "bench-expected"), options)
+    preview = bench_session.preview(answer)
+    holding = tuple(dict.fromkeys(r.path for r in preview.results if r.code is ResultCode.HELD))
+    kept = bench_session.feedback(replace(preview, dry_run=False, holding=holding), answer, parse(answer))
+    assert sent_back == ([kept] if feedback else [])
 
     # eval: the case's expected files are what the command line writes
     case = tmp_path / "case"

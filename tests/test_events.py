@@ -194,15 +194,16 @@ def test_ask_jsonl_follows_each_round_live_and_ends_with_the_outcome(ask_project
     first = [event for event in found if event.get("round") == 1]
     assert types(first)[:3] == ["round_started", "block_parsed", "block_located"]  # live: located before the end
     assert [e["type"] for e in first if e["type"].startswith("block_") and e["type"] != "block_parsed"
-            and e["type"] != "block_located"] == ["block_applied", "block_failed"]
+            and e["type"] != "block_located"] == ["block_skipped", "block_failed"]  # greet is held for app.py
+    assert next(e for e in first if e["type"] == "block_skipped")["result"]["code"] == "held"
     round_one = next(e for e in found if e["type"] == "round_finished" and e["round"] == 1)
-    assert round_one["counts"] == {"applied": 1, "failed": 1, "skipped": 0} and round_one["written"] is True
+    assert round_one["counts"] == {"applied": 0, "failed": 1, "skipped": 1} and round_one["written"] is False
     assert "SEARCH" in round_one["feedback"]
     round_two = next(e for e in found if e["type"] == "round_finished" and e["round"] == 2)
-    assert round_two["feedback"] is None and round_two["counts"]["applied"] == 1
+    assert round_two["feedback"] is None and round_two["counts"]["applied"] == 1 and round_two["written"] is True
     assert found[-1] == {"schema_version": SCHEMA_VERSION, "type": "run_finished", "command": "ask", "exit_code": 0,
                          "ok": True, "files_written": ["app.py"], "stopped": None}
-    assert types(found).count("files_written") == 2
+    assert types(found).count("files_written") == 1  # the held greet and the fixed add, in one write
 
 
 def test_ask_jsonl_tool_calls_are_events(ask_project: Path) -> None:

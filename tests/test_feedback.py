@@ -42,7 +42,7 @@ def test_two_failures_of_three_are_both_reported_and_the_applied_block_is_named(
     response = (diff_block("m.py", "def add(a,b):\n    return a+b\n", "def add(a, b):\n    return a * b\n")
                 + diff_block("m.py", "x = 1\n", "x = 2\n")
                 + diff_block("m.py", "def sub(a, b):\n    return a - b\n", "def sub(a, b):\n    return b - a\n"))
-    result = run(tmp_path, {"m.py": MATH}, response)
+    result = run(tmp_path, {"m.py": MATH}, response, policy="continue")  # the held wording: test_policy.py
     assert [r.status for r in result.results] == [Status.FAILED, Status.FAILED, Status.APPLIED]
     message = feedback_message(result)
 
@@ -164,7 +164,7 @@ def test_the_instructions_follow_the_format(tmp_path):
 def test_blocks_skipped_after_a_failure_are_listed_for_resending(tmp_path):
     response = ("m.py\n««« EDIT\ndef nope():\n═══════ REPL\ndef nope(x):\n»»» EDIT END\n\n"
                 "m.py\n««« EDIT\nx = 1\nx = 1\n═══════ REPL\nx = 1\nx = 2\n»»» EDIT END\n")
-    result = run(tmp_path, {"m.py": MATH}, response)
+    result = run(tmp_path, {"m.py": MATH}, response, policy="skip-file")
     assert [r.status for r in result.results] == [Status.FAILED, Status.SKIPPED]
     message = feedback_message(result)
     assert "- Block at line 9 of your reply (m.py, starting “x = 1”): skipped, not tried." in message
@@ -224,7 +224,7 @@ def test_cli_apply_writes_feedback_only_when_something_failed(tmp_path):
 def test_dry_run_feedback_says_would_apply(tmp_path):
     (tmp_path / "calc.py").write_text("a = 1\nb = 2\n")
     answer = "calc.py\n<<<<<<< SEARCH\na = 1\n=======\na = 10\n>>>>>>> REPLACE\ncalc.py\n<<<<<<< SEARCH\nc = 3\n=======\nc = 30\n>>>>>>> REPLACE\n"
-    result = apply(parse(answer), tmp_path, dry_run=True)
+    result = apply(parse(answer), tmp_path, dry_run=True, policy="continue")
     assert result.dry_run and not result.written
     message = feedback_message(result)
     assert message.startswith("1 of your 2 edit blocks would not apply (1 failed, 1 would apply).")
@@ -314,7 +314,7 @@ def test_many_warnings_stay_within_the_size_bound(tmp_path):
 def test_counts_and_spans_read_as_english(tmp_path):
     one_line = diff_block("m.py", "def sub(a, b):\n", "def minus(a, b):\n")
     response = one_line + diff_block("m.py", "".join(f"invented {n}\n" for n in range(13)), "pass\n")
-    message = feedback_message(run(tmp_path, {"m.py": MATH}, response))
+    message = feedback_message(run(tmp_path, {"m.py": MATH}, response, policy="continue"))
     assert "- m.py: the block at line 3 of your reply (line 5)" in message
     assert "(… 1 more line cut)" in message
     single = feedback_message(run(tmp_path, {}, diff_block("m.py", "nothing like it\n", "x\n")))

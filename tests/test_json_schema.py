@@ -359,7 +359,7 @@ def _enum(*path: str) -> set[Any]:
 def test_schema_enums_follow_the_code() -> None:
     assert _enum("status") == {s.value for s in Status}
     assert _enum("code") == {r.value for r in ResultCode} - {""}
-    assert _enum("strategy") == {r.value for r in Rung} | {"create", "whole", "delete", "move"}
+    assert _enum("strategy") == {r.value for r in Rung} | {"create", "whole", "delete", "move", "mode"}
     assert _enum("refusal") == {c.value for c in RefusalCode} | set(CONTENT_REFUSALS)
     assert _enum("verdict") == {v.value for v in Verdict}
     assert _enum("parse", "properties", "format") == {f.value for f in Format}

@@ -17,6 +17,9 @@ import pytest
 from jsonschema import Draft202012Validator
 from mcp import Client, StdioServerParameters
 
+from editblocks import ApplyOptions
+from editblocks.model import Policy
+
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 ANSWER = "app.py\n```python\n<<<<<<< SEARCH\nprint('missing')\n=======\nprint('x')\n>>>>>>> REPLACE\n```\n"
 
@@ -99,6 +102,31 @@ def test_without_the_extra_the_command_names_it(tmp_path: Path) -> None:
                                                 "pip install -e '.[mcp]'"]
 
 
+def test_a_session_holds_the_good_hunks_of_a_file_and_writes_it_when_the_failed_one_lands(tmp_path: Path) -> None:
+    """An `apply_patch` call whose second hunk for app.py fails writes nothing to app.py and keeps its first hunk;
+    the next call sends only the fixed hunk, and app.py gets both."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "app.py").write_text("def main():\n    print('hi')\n\n\nPORT = 8000\n", encoding="utf-8")
+    patch = ("*** Begin Patch\n*** Update File: app.py\n@@\n-    print('hi')\n+    print('hello')\n@@\n-PORT = 9999\n"
+             "+PORT = 8080\n*** End Patch\n")
+    fixed = "*** Begin Patch\n*** Update File: app.py\n@@\n-PORT = 8000\n+PORT = 8080\n*** End Patch\n"
+    seen: dict[str, Any] = {}
+
+    async def session() -> None:
+        async with Client(server_params(root), read_timeout_seconds=60) as client:
+            seen["first"] = await client.call_tool("apply_patch", {"input": patch})
+            seen["between"] = (root / "app.py").read_text()
+            seen["second"] = await client.call_tool("apply_patch", {"input": fixed})
+
+    anyio.run(session)
+    first = text(seen["first"])
+    assert seen["first"].is_error and seen["between"] == "def main():\n    print('hi')\n\n\nPORT = 8000\n"
+    assert "Nothing was written to `app.py` yet" in first and "send only the failed blocks" in first
+    assert not seen["second"].is_error, text(seen["second"])
+    assert (root / "app.py").read_text() == "def main():\n    print('hello')\n\n\nPORT = 8080\n"
+
+
 # --- MCP done right: schemas, hints, structured results, errors, version, root ------------------------------------
 
 
@@ -168,7 +196,7 @@ def test_every_result_carries_structured_content_the_output_schema_accepts(tmp_p
     async def run(client: Client) -> list[Any]:
         return [await client.call_tool(name, arguments) for name, arguments in calls]
 
-    results = in_process(tmp_path, run)
+    results = in_process(tmp_path, run, options=ApplyOptions(on_failure=Policy.CONTINUE))  # a partial result's shape
     validator = Draft202012Validator(OUTPUT_SCHEMA)
     for result in results:
         validator.validate(result.structured_content)

@@ -80,8 +80,8 @@ def test_each_hunk_is_looked_for_after_the_previous_one(tmp_path: Path) -> None:
 def test_hunks_out_of_file_order_are_refused_saying_so(tmp_path: Path) -> None:
     make_tree(tmp_path, {"m.py": "one\ntwo\nthree\nfour\n"})
     result = apply_text(tmp_path, v4a("*** Update File: m.py\n@@\n-three\n+3\n@@\n-one\n+1\n"))
-    assert [r.status for r in result.results] == [Status.APPLIED, Status.FAILED]
-    assert "occur only before it" in result.results[1].reason
+    assert [r.status for r in result.results] == [Status.SKIPPED, Status.FAILED]  # m.py is left whole: held
+    assert result.results[0].code is ResultCode.HELD and "occur only before it" in result.results[1].reason
 
 
 def test_end_of_file_pins_the_hunk_to_the_end(tmp_path: Path) -> None:
@@ -148,7 +148,8 @@ def test_a_file_deleted_earlier_in_the_patch_can_be_added_again_and_a_moved_one_
     result = apply_text(tmp_path, v4a("*** Delete File: a.py\n", "*** Add File: a.py\n+new\n"))
     assert result.ok and files(tmp_path) == {"a.py": "new\n"}
     again = apply_text(tmp_path, v4a("*** Update File: a.py\n*** Move to: b.py\n", "*** Update File: a.py\n-new\n+x\n"))
-    assert [r.code for r in again.results] == [ResultCode.NONE, ResultCode.FILE_NOT_FOUND]
+    assert [r.code for r in again.results] == [ResultCode.HELD, ResultCode.FILE_NOT_FOUND]  # the move waits too
+    assert files(tmp_path) == {"a.py": "new\n"}
     assert "an earlier block of this answer removed it" in again.results[1].reason
 
 

@@ -266,10 +266,19 @@ def test_the_readmes_links_reach_their_pages_and_headings() -> None:
 
 
 def test_every_image_the_docs_show_exists() -> None:
-    shown = {name for page in PAGES for name in re.findall(r"!\[[^]]*\]\(([^)]+)\)", page.read_text(encoding="utf-8"))}
+    shown = {page.parent / name for page in PAGES
+             for name in re.findall(r"!\[[^]]*\]\(([^)]+)\)", page.read_text(encoding="utf-8"))}
     assert shown
+    for path in shown:
+        assert path.is_file(), path
+
+
+def test_the_readme_shows_the_workbench_from_the_screenshot_script() -> None:
+    """Issue 26: the workbench's screenshots are shown in the README, not only in docs/."""
+    shown = re.findall(r"!\[[^]]*\]\((docs/images/[^)]+)\)", README.read_text(encoding="utf-8"))
+    assert any(Path(name).name.startswith("workbench-") for name in shown), shown
     for name in shown:
-        assert (REPO / "docs" / name).is_file(), name
+        assert (REPO / name).is_file(), name
 
 
 @pytest.mark.slow

@@ -295,3 +295,37 @@ def test_a_thousand_occurrences_give_a_bounded_reply(project: Path) -> None:
     reply = edit(ToolHandler(project), command="str_replace", path="many.txt", old_str="x", new_str="y")
     assert not reply.ok and "occurs 1000 or more times" in reply.text and "and 950 more" in reply.text
     assert len(reply.text) < 1000
+
+
+TWO_FOR_ONE_FILE = ("calc.py\n```python\n<<<<<<< SEARCH\ndef total(xs):\n=======\ndef add_up(xs):\n>>>>>>> REPLACE\n```\n"
+                    "calc.py\n```python\n<<<<<<< SEARCH\nprint(total(xs))\n=======\nprint(add_up(xs))\n"
+                    ">>>>>>> REPLACE\n```\n")
+CALC = "def total(xs):\n    return sum(xs)\n\n\nprint(total([1]))\n"
+
+
+@pytest.mark.parametrize("hold", [True, False])
+def test_apply_edits_with_a_failed_block_leaves_its_file_and_says_what_to_send(tmp_path: Path, hold: bool) -> None:
+    (tmp_path / "calc.py").write_text(CALC)
+    handler = ToolHandler(tmp_path, hold=hold)
+    reply = handler.call("apply_edits", {"edits": TWO_FOR_ONE_FILE})
+    assert not reply.ok and (tmp_path / "calc.py").read_text() == CALC  # never renamed without its caller
+    assert reply.result is not None and [r.code.value for r in reply.result.results] == ["held", "not-found"]
+    if hold:  # the handler keeps the good block: only the failed one is asked for, and it lands with it
+        assert "do not send them again: send only the failed blocks" in reply.text
+        fixed = ("calc.py\n```python\n<<<<<<< SEARCH\nprint(total([1]))\n=======\nprint(add_up([1]))\n"
+                 ">>>>>>> REPLACE\n```\n")
+        assert handler.call("apply_edits", {"edits": fixed}).ok
+        assert (tmp_path / "calc.py").read_text() == CALC.replace("total", "add_up")
+    else:  # a handler that keeps nothing asks for every block of the file again, together
+        assert "Nothing was written to `calc.py`: a file is written only when every block for it applies" in reply.text
+        assert "Send every block for `calc.py` again, in one reply" in reply.text
+        assert handler.session.held is None
+
+
+def test_str_replace_is_one_edit_and_is_never_held(tmp_path: Path) -> None:
+    (tmp_path / "calc.py").write_text(CALC)
+    handler = ToolHandler(tmp_path)
+    assert handler.call("apply_edits", {"edits": TWO_FOR_ONE_FILE}).result.holding == ("calc.py",)  # type: ignore[union-attr]
+    reply = edit(handler, command="str_replace", path="calc.py", old_str="return sum(xs)", new_str="return sum(xs, 0)")
+    assert reply.ok and "sum(xs, 0)" in (tmp_path / "calc.py").read_text()
+    assert "def total" in (tmp_path / "calc.py").read_text()  # the held block still waits for its caller's fix

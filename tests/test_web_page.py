@@ -10,12 +10,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from editblocks.service import ApplyOptions
+
 from helpers_apply import diff_edit
-from helpers_web import ANSWER, BROWSER_TIMEOUT_MS, FILES, make_project, read_tree, served
+from helpers_web import ANSWER, BROWSER_TIMEOUT_MS, FILES, make_project, read_tree
+from helpers_web import served as served_with
+
+CONTINUE = ApplyOptions(on_failure="continue")
+"""The page's mechanics are shown on ANSWER's blocks as each applies on its own (`continue`); under the default
+policy block 1 is held until block 4's fix lands: test_a_held_block_waits_on_the_page_and_lands_with_the_fixed_block…"""
+
+
+def served(root: Path, answer: str | None = ANSWER, options: ApplyOptions | None = CONTINUE) -> Any:
+    return served_with(root, answer, options)
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 expect.set_options(timeout=BROWSER_TIMEOUT_MS)
@@ -50,7 +62,7 @@ def test_the_page_lists_every_block_in_place_with_its_badge(page: Page, project:
         expect(page.get_by_role("article")).to_have_count(4)
         expect(page.get_by_text("Three changes and a mistake.")).to_be_visible()
         summary = page.get_by_role("region", name="Summary")
-        expect(summary).to_contain_text("4 blocks · 0 applied · 3 pending · 1 failed · 0 skipped")
+        expect(summary).to_contain_text("4 blocks · 0 applied · 3 pending · 0 held · 1 failed · 0 skipped")
         expect(summary).to_contain_text("Block 4 (app.py): the old text was not found in app.py")
         expect(page.get_by_role("navigation", name="Files").get_by_role("link")).to_have_text(["app.py", "util.py"])
         expect(page.get_by_role("heading", name="Feedback for the model")).to_be_visible()
@@ -163,7 +175,7 @@ def test_a_block_shows_its_final_verdict_as_soon_as_it_closes_while_the_answer_s
         block = page.get_by_role("article", name=re.compile("^Block 1"))
         expect(block).to_contain_text("the old text was not found in app.py")
         expect(badge(page, 2, "pending")).to_be_visible()
-        expect(page.get_by_role("article", name=re.compile("^Block 2"))).to_contain_text("ready to apply at lines 2–2")
+        expect(page.get_by_role("article", name=re.compile("^Block 2"))).to_contain_text("ready to apply at line 2 (exact)")
         expect(page.get_by_role("button", name="Apply", exact=True)).to_be_disabled()  # still arriving
         assert session.view()["streaming"]
         session.close_answer()
@@ -272,3 +284,29 @@ def test_a_delete_and_a_move_are_applied_and_undone_from_the_page(page: Page, pr
         page.get_by_role("button", name="Undo").click()
         expect(page.get_by_role("button", name="Undo")).to_be_disabled()
     assert read_tree(project) == FILES and not (project / "halves.py").exists()
+
+
+def test_a_held_block_waits_on_the_page_and_lands_with_the_fixed_block_of_the_next_answer(
+        page: Page, project: Path) -> None:
+    """Block 1 applies but block 4 of the same file fails: app.py is left as it was, block 1 is held and kept, and
+    the next answer needs to carry only the fixed block 4 for app.py to get both."""
+    with served(project, options=None) as (_, server):  # the default policy, file
+        page.goto(server.url)
+        expect(badge(page, 1, "held")).to_be_visible()
+        expect(badge(page, 4, "failed")).to_be_visible()
+        summary = page.get_by_role("region", name="Summary")
+        expect(summary).to_contain_text("4 blocks · 0 applied · 2 pending · 1 held · 1 failed · 0 skipped")
+        page.get_by_role("button", name="Apply", exact=True).click()
+        expect(page.get_by_role("status").first).to_contain_text(
+            "applied: 1 file written; held until their failed blocks land: app.py")
+        expect(page.get_by_role("article", name="Block 1")).to_contain_text("do not send it again")
+        assert read_tree(project)["app.py"] == FILES["app.py"]
+        page.get_by_text("Paste another answer").click()
+        page.get_by_role("textbox", name="Answer text").fill(
+            "The port, fixed.\n\n" + diff_edit("app.py", ("PORT = 8000\n", "PORT = 8080\n")))
+        page.get_by_role("button", name="Show answer").click()
+        expect(badge(page, 1, "pending")).to_be_visible()
+        expect(summary).to_contain_text("held from an earlier answer: written now with the other blocks for app.py")
+        page.get_by_role("button", name="Apply", exact=True).click()
+        expect(badge(page, 1, "applied")).to_be_visible()
+    assert read_tree(project)["app.py"] == 'def greet(name):\n    return "hello " + name\n\nPORT = 8080\n'

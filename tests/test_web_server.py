@@ -112,7 +112,8 @@ def test_the_event_stream_needs_the_token_and_sends_each_new_view(project: Path)
             line = response.readline()
             if line.startswith(b"data: "):
                 views.append(json.loads(line[6:]))
-        assert [b["status"] for b in views[-1]["blocks"]] == ["pending", "pending", "pending", "failed"]
+        # block 1 is held: block 4, for the same file, failed (a file is written only when all its blocks apply)
+        assert [b["status"] for b in views[-1]["blocks"]] == ["held", "pending", "pending", "failed"]
         assert all(earlier["version"] < later["version"] for earlier, later in zip(views, views[1:]))
         connection.close()
 
@@ -130,10 +131,10 @@ def test_actions_take_block_numbers_only_and_refuse_anything_else(project: Path)
         assert [b["accepted"] for b in json.loads(body)["blocks"]] == [True, False, True, True]
         status, _, body = request(server.port, "POST", f"{base}/apply", "{}")
         view = json.loads(body)
-        assert [b["status"] for b in view["blocks"]] == ["applied", "skipped", "applied", "failed"]
+        assert [b["status"] for b in view["blocks"]] == ["held", "skipped", "applied", "failed"]
         assert request(server.port, "POST", f"{base}/apply", "{}")[0] == 200
         assert session.view()["message"] == "already applied: undo first"
-        assert "hello" in read_tree(project)["app.py"]
+        assert read_tree(project)["app.py"] == FILES["app.py"] and "x // 2" in read_tree(project)["util.py"]
 
 
 def test_a_session_applies_only_accepted_blocks_and_undoes_its_own_apply(project: Path) -> None:
@@ -184,7 +185,7 @@ def test_serve_and_apply_review_print_the_address_and_serve_the_answer_until_ctr
         assert parts.port is not None
         status, _, body = request(parts.port, "GET", f"{parts.path}api/view")
         assert status == 200
-        assert [b["status"] for b in json.loads(body)["blocks"]] == ["pending", "pending", "pending", "failed"]
+        assert [b["status"] for b in json.loads(body)["blocks"]] == ["held", "pending", "pending", "failed"]
         assert request(parts.port, "GET", "/api/view")[0] == 403
     finally:
         process.send_signal(signal.SIGINT)
@@ -243,7 +244,7 @@ def test_an_apply_made_elsewhere_is_shown_and_can_be_undone(project: Path) -> No
     assert session.view()["streaming"]
     session.close_answer()
     session.record_apply(apply(parse(ANSWER), project))  # a program that applied by itself
-    assert [b["status"] for b in session.view()["blocks"]] == ["applied", "applied", "applied", "failed"]
+    assert [b["status"] for b in session.view()["blocks"]] == ["held", "applied", "applied", "failed"]
     assert session.undo()
     assert read_tree(project) == FILES
 

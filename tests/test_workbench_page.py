@@ -12,12 +12,18 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from ask_server import Answer, Failure, scripted, use_local_endpoint
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from editblocks import ApplyOptions
+from editblocks.model import Policy
+from editblocks.web.workbench import Workbench
+from editblocks.web.workbench_app import WorkbenchServer
 from editblocks.workspace import Workspace
 
 from helpers_apply import diff_edit
@@ -29,6 +35,16 @@ expect.set_options(timeout=BROWSER_TIMEOUT_MS)
 CHUNK = 4
 INSTRUCTION = "Say hello, add instead of doubling, halve to an int, move the port"
 FIX = "The port block again, with the line as it is:\n\n" + diff_edit("app.py", ("PORT = 8000\n", "PORT = 8080\n"))
+# These tests are about the page's mechanics, on an answer whose failing block shares app.py with a good one:
+# they name `continue` so the good block is ready at once (the default, `file`, holds it; test_workbench_server
+# covers that).
+CONTINUE = ApplyOptions(on_failure=Policy.CONTINUE)
+
+
+def mechanics(root: Path, base_url: str, **settings: Any) -> AbstractContextManager[tuple[Workbench, WorkbenchServer]]:
+    return served_workbench(root, base_url, options=CONTINUE, **settings)
+
+
 ROUND_ONE_AND_TWO = {
     "app.py": 'def greet(name):\n    return "hello " + name\n\nPORT = 8080\n',
     "util.py": "def double(x):\n    return x * 2\n\n\ndef half(x):\n    return x // 2\n",  # block 2 rejected
@@ -88,7 +104,7 @@ def test_ask_watch_live_verdicts_review_rounds_apply_undo_and_reopen_from_histor
     hold = threading.Event()
     script = [Answer(ANSWER, chunk=CHUNK, hold=hold, hold_after=held_after(ANSWER, "That is all.")),
               Answer(FIX, chunk=CHUNK)]
-    with scripted(script) as model, served_workbench(project, model.base_url) as (_, server):
+    with scripted(script) as model, mechanics(project, model.base_url) as (_, server):
         page.goto(server.url)
         expect(page.get_by_text("model test-model at " + model.base_url)).to_be_visible()
         ask(page)
@@ -98,7 +114,7 @@ def test_ask_watch_live_verdicts_review_rounds_apply_undo_and_reopen_from_histor
         expect(page.get_by_role("button", name="Stop")).to_be_visible()
         for number in (1, 2, 3):
             expect(badge(page, number, "ready")).to_contain_text("ready · exact")
-        expect(page.get_by_role("region", name="Summary")).to_contain_text("3 ready · 0 applied · 1 failed")
+        expect(page.get_by_role("region", name="Summary")).to_contain_text("3 ready · 0 applied · 0 held · 1 failed")
         assert len(model.requests) == 1 and read_tree(project) == FILES
         hold.set()
         # the feedback goes back on its own; round 2 fixes the port, and round 1 stays as it was
@@ -144,7 +160,7 @@ def test_ask_watch_live_verdicts_review_rounds_apply_undo_and_reopen_from_histor
 def test_a_reopened_conversation_continues_in_the_same_record(page: Page, project: Path) -> None:
     more = "And the port once more:\n\n" + diff_edit("app.py", ("PORT = 8000\n", "PORT = 9090\n"))
     one = "Port:\n\n" + diff_edit("app.py", ("PORT = 8000\n", "PORT = 8080\n"))
-    with scripted([Answer(one), Answer(more)]) as model, served_workbench(project, model.base_url) as (bench, server):
+    with scripted([Answer(one), Answer(more)]) as model, mechanics(project, model.base_url) as (bench, server):
         page.goto(server.url)
         ask(page, "move the port", ("app.py",))
         expect(badge(page, 1, "ready")).to_be_visible()
@@ -193,7 +209,7 @@ def test_a_growing_block_shows_in_progress_and_stop_ends_the_round_with_nothing_
                                                                                       project: Path) -> None:
     hold = threading.Event()
     with scripted([Answer(ANSWER, chunk=CHUNK, hold=hold, hold_after=held_after(ANSWER, "    return x + x"))]) as model, \
-            served_workbench(project, model.base_url) as (_, server):
+            mechanics(project, model.base_url) as (_, server):
         page.goto(server.url)
         ask(page)
         expect(badge(page, 1, "ready")).to_be_visible()
@@ -214,7 +230,7 @@ def test_two_tabs_cannot_both_apply_and_the_second_is_told_why(browser: Browser,
     errors: list[str] = []
     first, second = new_page(browser, errors), new_page(browser, errors)
     try:
-        with scripted([Answer(ANSWER)]) as model, served_workbench(project, model.base_url, retries=0) as (_, server):
+        with scripted([Answer(ANSWER)]) as model, mechanics(project, model.base_url, retries=0) as (_, server):
             first.goto(server.url)
             ask(first)
             expect(badge(first, 4, "failed")).to_be_visible()
@@ -243,7 +259,7 @@ def test_two_tabs_cannot_both_apply_and_the_second_is_told_why(browser: Browser,
 
 
 def test_a_file_changed_on_disk_is_announced_and_every_block_decided_again(page: Page, project: Path) -> None:
-    with scripted([Answer(ANSWER)]) as model, served_workbench(project, model.base_url, retries=0) as (_, server):
+    with scripted([Answer(ANSWER)]) as model, mechanics(project, model.base_url, retries=0) as (_, server):
         page.goto(server.url)
         ask(page)
         expect(badge(page, 1, "ready")).to_be_visible()
@@ -257,7 +273,7 @@ def test_a_file_changed_on_disk_is_announced_and_every_block_decided_again(page:
 def test_an_ambiguous_block_shows_where_its_old_text_is(page: Page, project: Path) -> None:
     (project / "twice.py").write_text("a = 1\nx = 2\nb = 3\nx = 2\n")
     answer = "Change x:\n\n" + diff_edit("twice.py", ("x = 2\n", "x = 3\n"))
-    with scripted([Answer(answer)]) as model, served_workbench(project, model.base_url, retries=0) as (_, server):
+    with scripted([Answer(answer)]) as model, mechanics(project, model.base_url, retries=0) as (_, server):
         page.goto(server.url)
         ask(page, "change x", ("twice.py",))
         expect(badge(page, 1, "failed")).to_be_visible()
@@ -275,7 +291,7 @@ def test_prose_is_markdown_rendered_safely_and_fence_lines_are_not_text(page: Pa
              "<img src=x onerror=\"window.owned = 2\"> ![remote](http://example.invalid/x.png) "
              "[bad](javascript:window.owned=3) [good](https://example.invalid/)\n\n")
     answer = prose + diff_edit("app.py", ("PORT = 8000\n", "PORT = 8080\n")) + "Done.\n"
-    with scripted([Answer(answer)]) as model, served_workbench(project, model.base_url, retries=0) as (_, server):
+    with scripted([Answer(answer)]) as model, mechanics(project, model.base_url, retries=0) as (_, server):
         page.goto(server.url)
         ask(page, "port", ("app.py",))
         expect(badge(page, 1, "ready")).to_be_visible()
@@ -297,7 +313,7 @@ def test_one_change_inside_a_block_can_be_refused(page: Page, project: Path) -> 
     old = 'def greet(name):\n    return "hi " + name\n\nPORT = 8000\n'
     new = 'def greet(name):\n    return "hello " + name\n\nPORT = 8080\n'
     answer = "Both at once:\n\n" + diff_edit("app.py", (old, new))
-    with scripted([Answer(answer)]) as model, served_workbench(project, model.base_url, retries=0) as (_, server):
+    with scripted([Answer(answer)]) as model, mechanics(project, model.base_url, retries=0) as (_, server):
         page.goto(server.url)
         ask(page, "both", ("app.py",))
         expect(badge(page, 1, "ready")).to_be_visible()
@@ -314,7 +330,7 @@ def test_the_diff_viewer_widens_to_the_whole_file_and_goes_side_by_side(page: Pa
     long_file = "".join(f"line_{n} = {n}\n" for n in range(1, 41))
     (project / "long.py").write_text(long_file)
     answer = diff_edit("long.py", ("line_20 = 20\n", "line_20 = 2000\n"))
-    with scripted([Answer(answer)]) as model, served_workbench(project, model.base_url, retries=0) as (_, server):
+    with scripted([Answer(answer)]) as model, mechanics(project, model.base_url, retries=0) as (_, server):
         page.goto(server.url)
         ask(page, "change line 20", ("long.py",))
         diff = page.get_by_role("region", name="Diff of long.py")
@@ -336,7 +352,7 @@ def test_the_diff_viewer_widens_to_the_whole_file_and_goes_side_by_side(page: Pa
 
 
 def test_keyboard_moves_between_blocks_decides_and_applies(page: Page, project: Path) -> None:
-    with scripted([Answer(ANSWER)]) as model, served_workbench(project, model.base_url, retries=0) as (_, server):
+    with scripted([Answer(ANSWER)]) as model, mechanics(project, model.base_url, retries=0) as (_, server):
         page.goto(server.url)
         ask(page)
         expect(badge(page, 4, "failed")).to_be_visible()
@@ -393,7 +409,7 @@ def test_the_picker_greys_out_ignored_and_binary_files_and_filters(page: Page, p
 
 def test_the_format_can_be_switched_for_the_next_instruction(page: Page, project: Path) -> None:
     whole = "app.py\n```python\ndef greet(name):\n    return name\n\nPORT = 1\n```\n"
-    with scripted([Answer(whole)]) as model, served_workbench(project, model.base_url, retries=0) as (_, server):
+    with scripted([Answer(whole)]) as model, mechanics(project, model.base_url, retries=0) as (_, server):
         page.goto(server.url)
         page.get_by_label("Format").select_option("whole")
         expect(page.get_by_role("status").first).to_contain_text("the next instruction asks for the whole format")
@@ -404,7 +420,7 @@ def test_the_format_can_be_switched_for_the_next_instruction(page: Page, project
 
 
 def test_every_control_has_a_name_focus_shows_and_status_is_more_than_colour(page: Page, project: Path) -> None:
-    with scripted([Answer(ANSWER)]) as model, served_workbench(project, model.base_url, retries=0) as (_, server):
+    with scripted([Answer(ANSWER)]) as model, mechanics(project, model.base_url, retries=0) as (_, server):
         page.goto(server.url)
         ask(page)
         expect(badge(page, 4, "failed")).to_be_visible()

@@ -21,7 +21,7 @@ import pytest
 from ask_server import Answer, scripted, use_local_endpoint
 
 from editblocks.eval.from_run import import_run
-from editblocks.model import EditResult, Status
+from editblocks.model import EditResult, ResultCode, Status
 from editblocks.parsing.stream import parse
 from editblocks.plan import TargetFile, plan_edits
 from editblocks.service.live import BlockLocated, LiveAnswer, LiveLocator
@@ -149,7 +149,10 @@ def test_the_workbench_gives_the_verdicts_the_terminal_gives(project: Path) -> N
     terminal = LiveAnswer(LiveLocator(lambda path: TargetFile(path, FILES.get(path))))
     located = [e.result for e in terminal.feed(ANSWER) + terminal.close() if isinstance(e, BlockLocated)]
     planned = plan_edits(parse(ANSWER).blocks, {path: TargetFile(path, text) for path, text in FILES.items()}).results
-    assert verdicts(bench) == located
+    # as the answer streamed, block 1 applied; once block 4 failed, the round holds it (app.py is written whole)
+    assert [r.code for r in located] == [ResultCode.NONE, ResultCode.NONE, ResultCode.NONE, ResultCode.NOT_FOUND]
+    assert verdicts(bench) == list(terminal.locator.round_result(dry_run=True).results)
+    assert verdicts(bench)[0].code is ResultCode.HELD
     assert [r.status for r in verdicts(bench)] == [r.status for r in planned]
 
 
@@ -237,7 +240,10 @@ def test_a_run_ask_saved_reopens_in_the_workbench(project: Path) -> None:
     bench.open_saved(listed[0]["name"])
     turns = bench.conversation.turns
     assert [t.kind for t in turns] == ["instruction", "feedback"] and "PORT = 9999" in turns[1].text
-    assert [r.status for r in verdicts(bench)] == [Status.APPLIED] * 3 + [Status.FAILED, Status.APPLIED]
+    assert [r.status for r in verdicts(bench)] == [Status.SKIPPED] + [Status.APPLIED] * 2 + [Status.FAILED,
+                                                                                          Status.APPLIED]
+    assert verdicts(bench)[0].code is ResultCode.HELD  # round 1 held it: block 4 failed for the same file
+    assert [number for number, _ in bench.conversation.for_apply()] == [1, 2, 3, 5]  # round 2's fix frees app.py
 
 
 @pytest.mark.parametrize("damage", [
@@ -362,3 +368,31 @@ def test_a_key_in_the_endpoints_address_is_never_shown_or_saved(project: Path) -
     saved = (project / ".editblocks" / "runs" / str(bench.conversation.name) / "run.json").read_text()
     assert "hunter22" not in page and "hunter22" not in saved
 
+
+
+def block_statuses(bench: Workbench) -> list[str]:
+    with bench.lock:
+        return [block["status"] for turn in snapshot(bench, -1)["turns"] for block in turn["changed"]
+                if block.get("t") == "block"]
+
+
+def test_a_held_block_waits_for_its_files_fix_and_apply_never_writes_it_alone(project: Path) -> None:
+    """Block 1 (app.py) applies, block 4 (app.py) fails: block 1 is held, not sent back, and not written alone by
+    Apply; the feedback asks only for block 4, and once its fix lands Apply writes app.py with both."""
+    with scripted([Answer(ANSWER), Answer(FIX)]) as model:
+        bench = Workbench(project, settings(model.base_url, retries=0))
+        bench.send("x", ["app.py", "util.py"])
+        wait_idle(bench)
+        assert block_statuses(bench) == ["held", "ready", "ready", "failed"]
+        assert [number for number, _ in bench.conversation.for_apply()] == [2, 3]
+        bench.apply()
+        assert read_tree(project)["app.py"] == FILES["app.py"]  # never greet without the port
+        assert read_tree(project)["util.py"] != FILES["util.py"]
+        bench.send_feedback()
+        wait_idle(bench)
+        feedback = model.requests[1]["body"]["messages"][-1]["content"]
+        assert "The held blocks for `app.py` are kept, so do not send them again: send only the failed blocks" \
+            in feedback and "PORT = 9999" in feedback
+        assert block_statuses(bench)[0] == "ready"
+        bench.apply()
+    assert read_tree(project)["app.py"] == 'def greet(name):\n    return "hello " + name\n\nPORT = 8080\n'

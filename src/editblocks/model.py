@@ -15,8 +15,14 @@ PREVIEW_CHARS = 50
 
 
 class Policy(StrEnum):
-    """What happens to a file's later blocks after one of its blocks fails."""
+    """What happens to a file's other blocks after one of its blocks fails.
 
+    `file`, the default: the file is written only when every block for it applied (a block already applied, or
+    one that changes nothing, counts as done), so a file is never left half-edited; `continue`: write the blocks
+    that applied; `skip-file`: do not try the file's later blocks; `abort`: write nothing at all.
+    """
+
+    FILE = "file"
     CONTINUE = "continue"
     SKIP_FILE = "skip-file"
     ABORT = "abort"
@@ -59,6 +65,7 @@ class BlockKind(StrEnum):
     WHOLE = "whole"  # the file's complete new content: replace it, or create it
     DELETE = "delete"  # remove the file (``old``, when given, is what the file must hold)
     MOVE = "move"  # rename the file (with the edits made to it so far) to ``move_to``
+    MODE = "mode"  # set the file's executable bit from ``mode`` (a diff's `old mode`/`new mode`)
 
 
 @dataclass(frozen=True)
@@ -68,12 +75,20 @@ class Scope:
     ``anchors`` are lines each found in order, the first after the previous
     hunk of the same file when ``after_previous``; the hunk's own lines are
     then looked for after the last anchor. ``at_end`` pins the hunk to the
-    end of the file. ``patch_line`` is the hunk's ``@@`` line in the answer.
+    end of the file. ``final_newline`` (with ``at_end``) is whether the file
+    ends with a line break after the hunk, as a unified diff's `\\ No newline
+    at end of file` lines say (None keeps the file's). ``exact`` marks a hunk
+    with no old lines whose ``line_hint`` is its place, as `git diff -U0`
+    writes it: the lines go before that line, and the hunk is refused when
+    the file is shorter.
     """
 
     anchors: tuple[str, ...] = ()
     after_previous: bool = False
     at_end: bool = False
+    # Left out of the repr (as `EditBlock.mode` and `marks` are): the pinned parser snapshots show what changed.
+    final_newline: bool | None = field(default=None, repr=False)
+    exact: bool = field(default=False, repr=False)
 
 
 class Severity(StrEnum):
@@ -94,7 +109,7 @@ class Reading:
 class EditBlock:
     """One edit: find ``leading + old + trailing`` in ``path``, make it ``leading + new + trailing``.
 
-    Texts are LF-only and, when not empty, end with a newline. ``line`` is the
+    Texts are LF-only (but see ``create`` below) and, when not empty, end with a newline. ``line`` is the
     1-based line of the block's first marker in the response.
 
     The optional fields are empty for an ordinary block. ``readings`` lists
@@ -106,7 +121,13 @@ class EditBlock:
     lines takes the block literally. ``line_hint`` is the 1-based line a
     ``:start_line:`` header named: it only breaks ties between identical
     candidates. ``scope`` narrows where a patch hunk is looked for; ``move_to``
-    is the new path of a ``move`` block.
+    is the new path of a ``move`` block. ``mode`` is the git mode a diff gives
+    the file (`new file mode 100755`, `new mode 100644`) on a ``create`` or
+    ``mode`` block: only its executable bit is applied. A ``create`` block's
+    new text may use CRLF line breaks: the file is then created with them.
+    ``marks`` is a diff hunk's line prefixes in order, one character per line
+    (`` `` in both texts, ``-`` only in the old, ``+`` only in the new): how
+    its old and new text interleave, which the text alone cannot always tell.
     """
 
     path: str
@@ -122,6 +143,8 @@ class EditBlock:
     line_hint: int | None = None
     scope: Scope | None = None
     move_to: str | None = None
+    mode: int | None = field(default=None, repr=False)
+    marks: str = field(default="", repr=False)
 
     @property
     def search(self) -> str:
@@ -270,6 +293,7 @@ class ResultCode(StrEnum):
     FILE_EXISTS = "file-exists"
     REFUSED = "refused"
     SKIPPED_AFTER_FAILURE = "skipped-after-failure"
+    HELD = "held"  # it applies, but another block for its file failed: the file is not written (policy `file`)
     ABORTED = "aborted"
     CHANGED_ON_DISK = "changed-on-disk"
     WRITE_FAILED = "write-failed"
@@ -360,6 +384,11 @@ class ApplyResult:
     files_deleted: tuple[str, ...] = ()
     files_renamed: tuple[tuple[str, str], ...] = ()  # (from, to); the new path is in neither list above
     run_id: str | None = None  # the undo journal's run that wrote the files (None: nothing was written)
+    held_over: tuple[EditResult, ...] = ()
+    """Blocks of earlier answers a session held (policy `file`), as this run decided them: applied (written now),
+    held still, or failed (they no longer apply, or the file still waits for their fix)."""
+    holding: tuple[str, ...] = ()
+    """The files whose good blocks the session keeps for the next answer: it needs only the failed ones."""
 
     def count(self, status: Status) -> int:
         return sum(1 for r in self.results if r.status is status)
@@ -373,7 +402,7 @@ class ApplyResult:
 
     @property
     def ok(self) -> bool:
-        return all(r.status is Status.APPLIED for r in self.results)
+        return all(r.status is Status.APPLIED for r in self.results + self.held_over)
 
 
 _RENAMED = {"Reason": "ResultCode"}

@@ -6,7 +6,11 @@ written by the session in one apply (after a confirmation unless told yes;
 never with a dry run). When
 some block failed, the feedback message goes back as the next user turn, up
 to ``retries`` more rounds; a round that applies nothing new ends the loop.
-A block an earlier round applied is never handed to the workspace again.
+A block an earlier round applied is never handed to the workspace again. The
+session holds the blocks of a file whose other block failed and writes the
+file once its last block lands, so the model resends only the failed blocks;
+every round joins the first one in the journal, so one `undo` takes back the
+whole run.
 
 An answer that breaks off (Ctrl-C, a dropped connection) or an endpoint that
 cannot answer ends the run with nothing of that round written, and says so.
@@ -44,9 +48,10 @@ from editblocks.workspace.run_records import RunRecord, start_record
 
 
 def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *,
-        client: Any = None) -> AskOutcome:
-    """Run the whole round trip; raises AskInputError (nothing sent) and WorkspaceError (unusable root)."""
-    session = EditSession.on_disk(options.root, options.apply_options())
+        client: Any = None, session: EditSession | None = None) -> AskOutcome:
+    """Run the whole round trip; raises AskInputError (nothing sent) and WorkspaceError (unusable root).
+    ``session`` is one the caller shares (the review page's, for `ask --serve`); by default a session of rounds."""
+    session = session or rounds_session(options)
     workspace = session.store
     assert isinstance(workspace, Workspace)
     files = prompt_files(workspace, options.paths, options.max_file_bytes)
@@ -89,6 +94,11 @@ def ask(options: AskOptions, endpoint: Endpoint, view: View, confirm: Confirm, *
     return outcome
 
 
+def rounds_session(options: AskOptions) -> EditSession:
+    """The session of one `ask` run: it holds blocks from round to round, and its rounds are one undo."""
+    return EditSession.on_disk(options.root, options.apply_options(), hold=True, one_undo=True)
+
+
 def _round(options: AskOptions, session: EditSession, endpoint: Endpoint, client: Any, messages: list[Message],
            locator: LiveLocator, view: View, confirm: Confirm, given: set[str], outcome: AskOutcome,
            current: Round, record: RunRecord | None) -> bool:
@@ -100,7 +110,7 @@ def _round(options: AskOptions, session: EditSession, endpoint: Endpoint, client
     result = _settle_round(options, session, locator, answer, view, confirm, given, outcome, current, record)
     if result is None or clean(result) or current.number > options.retries:
         return False
-    progress = any(r.status is Status.APPLIED for r in result.results)
+    progress = any(r.status is Status.APPLIED or r.code is ResultCode.HELD for r in result.results)
     if current.number > 1 and not progress:
         outcome.notes.append(f"round {current.number} applied nothing new, so no further round was asked for")
         return False
@@ -163,8 +173,9 @@ def _settle_round(options: AskOptions, session: EditSession, locator: LiveLocato
     result = replace(preview, dry_run=options.dry_run)
     state = "dry run, nothing written" if options.dry_run else "writing" if options.yes else "not written yet"
     view.round_report(result, state=state)
-    if not options.dry_run and preview.count(Status.APPLIED):
-        decision = True if options.yes else confirm(preview, outside_given(preview, given))
+    held = any(r.code is ResultCode.HELD for r in preview.results + preview.held_over)
+    if not options.dry_run and (preview.count(Status.APPLIED) or held):
+        decision = True if options.yes or not preview.diffs else confirm(preview, outside_given(preview, given))
         if decision is False or isinstance(decision, Unconfirmed):
             current.result = preview
             outcome.stopped = (decision.code, decision.message) if isinstance(decision, Unconfirmed) else (

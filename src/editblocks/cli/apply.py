@@ -31,7 +31,7 @@ from editblocks.cli.shared import (
     root_option,
     workspace_error,
 )
-from editblocks.model import ApplyResult, Format, ParseResult, counted
+from editblocks.model import ApplyResult, Diagnostic, Format, ParseResult, counted
 
 if TYPE_CHECKING:
     from editblocks.service.options import ApplyOptions
@@ -63,14 +63,20 @@ def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_ru
 
         emit_json(apply_json(result))
         return
+    from editblocks.parsing.catalog import no_blocks_message
     from editblocks.report.display import apply_report
 
     out = console()
     if not result.results:
-        from editblocks.parsing.catalog import nothing_found
-
-        out.print(nothing_found(format_), markup=False)
+        message = no_blocks_message(format_)
+        out.print(message, markup=False)
+        result = replace(result, diagnostics=_without(result.diagnostics, message))
     out.print(apply_report(result, show_diffs=show_diffs, dry_run=dry_run))
+
+
+def _without(diagnostics: tuple[Diagnostic, ...], message: str) -> tuple[Diagnostic, ...]:
+    """The diagnostics but ``message``, which is printed on a line of its own (a table would wrap it)."""
+    return tuple(diagnostic for diagnostic in diagnostics if diagnostic.message != message)
 
 
 @click.command("check", cls=JsonAwareCommand)
@@ -101,11 +107,16 @@ def check_command(response: str, root: str | None, max_bytes: int, as_json: bool
                                       validation.result.shell, validation.diagnostics), ok=validation.ok)
         emit_json(data)
     else:
+        from editblocks.parsing.catalog import no_blocks_message
         from editblocks.report.display import diagnostics_table
 
         out = console()
-        if validation.diagnostics:
-            out.print(diagnostics_table(validation.diagnostics))
+        message = no_blocks_message(options.format)
+        shown = _without(validation.diagnostics, message)
+        if shown:
+            out.print(diagnostics_table(shown))
+        if not validation.result.blocks:
+            out.print(message, markup=False)
         count = len(validation.result.blocks)
         verdict = "ok" if validation.ok else "problems found"
         out.print(f"{count} block{'s' if count != 1 else ''}: {verdict}")

@@ -139,14 +139,14 @@ def _ask_on_page(options: AskOptions, endpoint: Endpoint) -> AskOutcome:
     """
     import threading
 
-    from editblocks.ask.rounds import ask
+    from editblocks.ask.rounds import ask, rounds_session
     from editblocks.cli.shared import workspace_error
     from editblocks.web import ReviewServer, ReviewState
     from editblocks.web.ask_page import PageView, apply_at_once, page_confirm
     from editblocks.workspace import WorkspaceError
 
     try:
-        session = ReviewState(options.root, options=options.apply_options())
+        session = ReviewState(session=rounds_session(options))
     except WorkspaceError as error:
         raise workspace_error(error) from None
     try:
@@ -158,7 +158,7 @@ def _ask_on_page(options: AskOptions, endpoint: Endpoint) -> AskOutcome:
         view = PageView(_view(False), session, options.format)
         interrupted = threading.Event()
         confirm = apply_at_once(session) if options.yes else page_confirm(session, view, interrupted)
-        outcome = ask(replace(options, yes=False), endpoint, view, confirm)
+        outcome = ask(replace(options, yes=False), endpoint, view, confirm, session=session.session)
         if outcome.run_folder:
             console().print(f"run saved in {outcome.run_folder}", style="dim", markup=False)
         if not interrupted.is_set() and (outcome.stopped is None or outcome.stopped[0] != "interrupted"):

@@ -34,13 +34,12 @@ def parse_command(response: str, format_: str, max_bytes: int, as_json: bool) ->
 
         emit_json(parse_json(result))
     else:
+        from editblocks.parsing.catalog import no_blocks_message
         from editblocks.report.display import parse_report
 
         console().print(parse_report(result))
         if not result.blocks:
-            from editblocks.parsing.catalog import nothing_found
-
-            console().print(nothing_found(format_), markup=False)
+            console().print(no_blocks_message(format_), markup=False)
     sys.exit(EXIT_FAILED if result.errors or not result.blocks else EXIT_OK)
 
 

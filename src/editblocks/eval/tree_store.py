@@ -112,7 +112,8 @@ class TreeStore:
                 found[first] = found.get(first, False) or bool(rest) or rel in self._folders
         return sorted((name, is_folder) for name, is_folder in found.items() if not name.startswith("."))
 
-    def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False) -> CommitOutcome:
+    def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False,
+               joins: str | None = None) -> CommitOutcome:
         raise TypeError("a case's before/ tree is read-only; commit to a MemoryStore layered over it")
 
     def lock(self, *, wait: float) -> AbstractContextManager[None]:

@@ -87,7 +87,8 @@ def _locate_on_line_rung(
 
 
 def _hinted(matches: list[Match], options: LocateOptions) -> Match | None:
-    """The one candidate a line hint points inside (give or take ``HINT_TOLERANCE`` lines), if exactly one.
+    """The one candidate a line hint points inside (give or take ``HINT_TOLERANCE`` lines), if exactly one; else the
+    one candidate that starts exactly at the hint (a diff's header numbers name its first line).
 
     Never when the candidates were cut off: an unseen candidate could be the one the hint points at too.
     """
@@ -95,4 +96,7 @@ def _hinted(matches: list[Match], options: LocateOptions) -> Match | None:
     if hint is None or len(matches) > max(1, options.max_candidates):
         return None
     inside = [match for match in matches if match.start - HINT_TOLERANCE <= hint < match.end + HINT_TOLERANCE]
-    return inside[0] if len(inside) == 1 else None
+    if len(inside) == 1:
+        return inside[0]
+    exact = [match for match in inside if match.start == hint]
+    return exact[0] if len(exact) == 1 else None

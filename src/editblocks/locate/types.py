@@ -18,6 +18,7 @@ class Rung(StrEnum):
     INDENTATION = "indentation"
     TYPOGRAPHY = "typography"
     INTERNAL_WHITESPACE = "internal-whitespace"
+    BLANK_LINES = "blank-lines"  # diff hunks only (locate/blank_lines.py); never part of a ladder run
     ELISION = "elision"
     FUZZY = "fuzzy"
 

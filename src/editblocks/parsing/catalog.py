@@ -71,16 +71,12 @@ def _example(fmt: Format) -> str:
 CATALOG: tuple[FormatInfo, ...] = tuple(FormatInfo(fmt, _SUMMARIES[fmt], _example(fmt)) for fmt in _SUMMARIES)
 
 
-NOTHING_FOUND = "no edit blocks found"
-_LOOKED_FOR = ("SEARCH/REPLACE and NEW_FILE blocks, anchored EDIT and guillemet blocks, Cline's and Roo Code's tool "
-               "calls, Zed's <old_text> edits, V4A patches and unified diffs")
-
-
-def nothing_found(format: Format | str = Format.AUTO) -> str:
-    """What to say about an answer without a single edit block: the formats that were looked for, and where to see
-    an example of each (`editblocks formats`)."""
+def no_blocks_message(format: Format | str = Format.AUTO) -> str:
+    """Say which formats were looked for, so an answer in an unexpected shape (or a wrong --format) is easy to
+    tell apart from an answer that holds no edit at all."""
     fmt = Format(format)
     if fmt is Format.AUTO:
-        return f"{NOTHING_FOUND} (looked for {_LOOKED_FOR}; `editblocks formats` shows an example of each)"
-    return (f"{NOTHING_FOUND} (looked for {fmt.value} blocks only, as asked; `editblocks formats` shows one, and "
-            "the format auto reads every format)")
+        names = ", ".join(info.format.value for info in CATALOG)
+        return f"no edit blocks found: looked for every format ({names}); `editblocks formats` shows each"
+    return (f"no edit blocks found in the {fmt.value} format; --format auto tries every format, and "
+            "`editblocks formats` shows each")

@@ -183,6 +183,8 @@ def _v4a_section(block: EditBlock) -> str:
         return f"*** Delete File: {block.path}\n"
     if block.kind is BlockKind.MOVE:
         return f"*** Update File: {block.path}\n*** Move to: {block.move_to}\n"
+    if block.kind is BlockKind.MODE:
+        return ""  # V4A has no mode changes
     anchors = block.scope.anchors if block.scope is not None else ()
     heads = [f"@@ {anchor}\n" for anchor in anchors] or ["@@\n"]
     end = "*** End of File\n" if block.scope is not None and block.scope.at_end else ""
@@ -195,6 +197,8 @@ def _unified(block: EditBlock) -> str:
     if block.kind is BlockKind.MOVE:
         return (f"diff --git a/{block.path} b/{block.move_to}\nsimilarity index 100%\n"
                 f"rename from {block.path}\nrename to {block.move_to}\n")
+    if block.kind is BlockKind.MODE:
+        return f"diff --git a/{block.path} b/{block.path}\nnew mode {block.mode or 0:o}\n"
     if block.kind is BlockKind.CREATE:
         header = f"--- /dev/null\n+++ b/{block.path}\n"
         return header + (f"@@ -0,0 +1,{len(new)} @@\n" + "".join(f"+{line}\n" for line in new) if new else "")
@@ -203,6 +207,8 @@ def _unified(block: EditBlock) -> str:
         return header + (f"@@ -1,{len(old)} +0,0 @@\n" + "".join(f"-{line}\n" for line in old) if old else "")
     start = block.line_hint
     head = f"@@ -{start},{len(old)} +{start},{len(new)} @@\n" if start else "@@ ... @@\n"
+    if start and block.scope is not None and block.scope.exact:
+        head = f"@@ -{start - 1},0 +{start},{len(new)} @@\n"
     body = "".join(line + "\n" for line in _hunk_lines(block.old, block.new))
     return f"--- a/{block.path}\n+++ b/{block.path}\n{head}{body}"
 

@@ -11,7 +11,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from editblocks.model import Diagnostic, Format, HasDiagnostics, ParseResult, Severity
-from editblocks.parsing.catalog import nothing_found
+from editblocks.parsing.catalog import no_blocks_message
 from editblocks.parsing.markers import MarkerKind
 from editblocks.parsing.stream import DEFAULT_FENCE, parsed_whole
 
@@ -52,6 +52,6 @@ def validate(
             message = f"Mismatched {start_word}/{end_word}: {starts} {start_word} vs {ends} {end_word}"
             found.append(Diagnostic(Severity.ERROR, first_line, message))
     if not result.blocks:
-        found.append(Diagnostic(Severity.ERROR, 1, nothing_found(format)))
+        found.append(Diagnostic(Severity.ERROR, 1, no_blocks_message(format)))
     found.sort(key=lambda d: d.line)
     return Validation(tuple(found), result)

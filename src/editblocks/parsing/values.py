@@ -32,7 +32,8 @@ _set = object.__setattr__
 
 def edit_block(path: str, leading: str, old: str, new: str, trailing: str, kind: BlockKind, format: Format,
                line: int, readings: tuple[Reading, ...], literal: tuple[str, str] | None,
-               line_hint: int | None, scope: Scope | None = None, move_to: str | None = None) -> EditBlock:
+               line_hint: int | None, scope: Scope | None = None, move_to: str | None = None,
+               mode: int | None = None, marks: str = "") -> EditBlock:
     block: EditBlock = _new(EditBlock)
     _set(block, "path", path)
     _set(block, "leading", leading)
@@ -47,6 +48,8 @@ def edit_block(path: str, leading: str, old: str, new: str, trailing: str, kind:
     _set(block, "line_hint", line_hint)
     _set(block, "scope", scope)  # a patch hunk's place; marker blocks have none
     _set(block, "move_to", move_to)
+    _set(block, "mode", mode)
+    _set(block, "marks", marks)
     return block
 
 

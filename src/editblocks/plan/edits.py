@@ -1,18 +1,22 @@
-"""Marker edits: a block's old text located in its file and replaced, or a new file created.
+"""Marker edits (and diff hunks located by content): a block's old text located in its file and replaced, or a new
+file created.
 
 The file decides what the model meant where the text alone cannot: which of
 several separators ends the old text, whether a byte-order mark or copied
-line numbers belong to it, and whether escaped marker lines are literal.
+line numbers belong to it, whether escaped marker lines are literal, and
+whether a diff hunk's blank context lines are the file's.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from editblocks.locate.blank_lines import locate_ignoring_blank_lines
+from editblocks.locate.ladder import HINT_TOLERANCE
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.line_numbers import strip_line_numbers
 from editblocks.locate.types import Ambiguous, Found, NotFound
-from editblocks.model import EditBlock, EditResult, Reading, ResultCode, Status
+from editblocks.model import EditBlock, EditResult, Format, Reading, ResultCode, Status
 from editblocks.parsing.dialect import holds_escaped_markers
 from editblocks.plan.duplicates import same_file_everywhere
 from editblocks.plan.outcomes import already_applied, ambiguous, found, locate_in, locate_options, not_found, with_note
@@ -44,7 +48,8 @@ def create(block: EditBlock, state: FileState) -> EditResult:
             f"quote its last line (`{shown}`) in the old text and repeat it before the new lines",
             ResultCode.FILE_EXISTS,
         )
-    state.fill(Document.new_file("\n".join(new_lines) + "\n" if new_lines else ""))
+    written = text if "\r\n" in text else "\n".join(new_lines) + "\n" if new_lines else ""
+    state.fill(Document.new_file(written))  # a patch's CRLF lines keep their line breaks
     return EditResult(block, Status.APPLIED, "", ResultCode.NONE, 1 if new_lines else None,
                       len(new_lines) or None, "create", 1.0)
 
@@ -75,6 +80,12 @@ def _edit_text(block: EditBlock, state: FileState, options: PlanOptions, lines: 
         elif other is not None:
             block, outcome, note = other
             search, replacement = lines_of(block.search), lines_of(block.replace)
+    if isinstance(outcome, NotFound) and block.format is Format.UDIFF and not options.strict:
+        tolerant = _ignoring_blank_lines(block, state, lines, index, search, replacement)
+        if isinstance(tolerant, str):
+            outcome = NotFound(outcome.near_miss, "; ".join(part for part in (outcome.hint, tolerant) if part))
+        elif tolerant is not None:
+            outcome = tolerant
     if isinstance(outcome, Found):
         return found(block, state, outcome, note)
     if isinstance(outcome, Ambiguous):
@@ -88,6 +99,16 @@ def _edit_text(block: EditBlock, state: FileState, options: PlanOptions, lines: 
     if already is not None:
         return already
     return with_note(not_found(block, key, lines, outcome), note)
+
+
+def _ignoring_blank_lines(block: EditBlock, state: FileState, lines: list[str], index: LineIndex | None,
+                          search: list[str], replacement: list[str]) -> Found | Ambiguous | str | None:
+    """A diff hunk not found as written: its context may leave out (or add) blank lines of the file."""
+    assert state.buffer is not None
+    view = state.buffer.cache.view(lines, index)
+    view.scans = None
+    hint = state.current_line(block.line_hint - 1) if block.line_hint is not None else None
+    return locate_ignoring_blank_lines(view, search, replacement, block.marks, 0, hint, HINT_TOLERANCE)
 
 
 def _read_differently(

@@ -18,12 +18,18 @@ from editblocks.text.document import Document
 
 
 def add(block: EditBlock, state: FileState) -> EditResult:
-    """A patch's new file: as any created file, but a refusal says how a patch changes an existing file."""
+    """A patch's new file: as any created file, but a refusal says how a patch changes an existing file. A diff may
+    create it without a final line break, with CRLF line breaks, or executable."""
     marker = introduced_marker([], lines_of(block.new))
     if marker is not None:
         return EditResult(block, Status.FAILED, marker_reason(marker, block.path), ResultCode.REFUSED,
                           refusal=EDIT_MARKER)
     result = create(block, state)
+    if result.status is Status.APPLIED:
+        if block.scope is not None and block.scope.final_newline is False:
+            state.end_with_newline(False)
+        if block.mode is not None:
+            state.make_executable(executable(block.mode))
     if result.code is not ResultCode.FILE_EXISTS:
         return result
     key = state.source.key
@@ -32,6 +38,27 @@ def add(block: EditBlock, state: FileState) -> EditResult:
     else:
         how = "write the diff against its current content (`--- a/path`), not as a new file (`--- /dev/null`)"
     return replace(result, reason=f"cannot add {key}: it already exists and is not empty; {how}")
+
+
+def executable(mode: int) -> bool:
+    """Whether a git mode (`100755`) makes the file executable."""
+    return bool(mode & 0o111)
+
+
+def set_mode(block: EditBlock, state: FileState) -> EditResult:
+    """A diff's mode change: only the executable bit is applied (never set-ID bits or others)."""
+    assert block.mode is not None
+    if state.buffer is None:
+        return missing(block, state, "change the mode of")
+    wanted = executable(block.mode)
+    now = state.executable if state.executable is not None else state.source.executable
+    key = state.source.key
+    what = "executable" if wanted else "not executable"
+    if now == wanted:
+        return EditResult(block, Status.SKIPPED, f"already applied: {key} is already {what}",
+                          ResultCode.ALREADY_APPLIED, strategy="mode", similarity=1.0)
+    state.make_executable(wanted)
+    return EditResult(block, Status.APPLIED, f"made {key} {what}", ResultCode.NONE, strategy="mode", similarity=1.0)
 
 
 def _by_link(block: EditBlock, state: FileState, doing: str) -> EditResult:
@@ -56,6 +83,8 @@ def delete(block: EditBlock, state: FileState) -> EditResult:
         return _by_link(block, state, "delete")
     if block.old:
         expected = lines_of(block.old)
+        if expected and expected[0].startswith(BOM):
+            expected[0] = expected[0][1:]
         actual = [line.rstrip() for line in buffer.lines]
         if actual and actual[0].startswith(BOM):
             actual[0] = actual[0][1:]

@@ -50,8 +50,10 @@ def locate_in(state: FileState, lines: list[str], search: list[str], replacement
     return locate(lines, search, replacement, options, index, state.buffer.cache if state.buffer is not None else None)
 
 
-def found(block: EditBlock, state: FileState, where: Found, note: str = "", *, advances: bool = False) -> EditResult:
-    """The block applies at ``where`` (the splice recorded), unless it changes nothing or is already there."""
+def found(block: EditBlock, state: FileState, where: Found, note: str = "", *, advances: bool = False,
+          repeats: bool = True) -> EditResult:
+    """The block applies at ``where`` (the splice recorded), unless it changes nothing or (with ``repeats``) its
+    new text already stands at the place a tolerant rung matched, or around the place (a re-sent insertion)."""
     assert state.buffer is not None
     first, last = where.start + 1, max(where.start + 1, where.end)
     similarity = round(where.similarity, 4)
@@ -60,14 +62,14 @@ def found(block: EditBlock, state: FileState, where: Found, note: str = "", *, a
                           f"no change: the old and new text are identical ({span_words(where.start, where.end)})",
                           ResultCode.NO_OP, first, last, where.strategy.value, similarity)
     lines = state.buffer.lines
-    if where.strategy is not Rung.EXACT and _reads_as_new_text(lines, where, lines_of(block.replace)):
+    if repeats and where.strategy is not Rung.EXACT and _reads_as_new_text(lines, where, lines_of(block.replace)):
         return EditResult(
             block, Status.SKIPPED,
             f"already applied: the file already has the new text at {span_words(where.start, where.end)}, where the "
             "old text was matched (the two differ only in what the match ignores)",
             ResultCode.ALREADY_APPLIED, first, last, where.strategy.value, similarity,
         )
-    there = _replacement_around(lines, where)
+    there = _replacement_around(lines, where) if repeats else None
     if there is not None:
         end = there + len(where.new_lines)
         return EditResult(
@@ -92,6 +94,8 @@ _TOLERANCE_NOTES = {
     Rung.INDENTATION: "matched with the indentation shifted; the new lines were re-indented to fit",
     Rung.TYPOGRAPHY: "matched after folding typographic quotes, dashes and spaces",
     Rung.INTERNAL_WHITESPACE: "matched after reading runs of spaces and tabs inside lines as one space",
+    Rung.BLANK_LINES: "matched by its non-blank lines (the hunk's blank context lines differ from the file's); the "
+                      "file's own blank lines were kept",
     Rung.ELISION: "matched piece by piece around `...` lines; the elided lines were kept",
     Rung.FUZZY: "matched approximately (fuzzy)",
 }

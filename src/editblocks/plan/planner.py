@@ -6,8 +6,9 @@ it. `decide` gives a block's verdict without taking it, so a live display
 can show the verdict the moment the block ends and take the block only when
 it is confirmed; `accept` takes it; `plan` says what every accepted block did
 and what every changed file becomes. `plan_edits` is the batch call: a loop
-over the same three steps. Nothing is written here, and with the `abort`
-policy a single failure means the plan writes nothing at all.
+over the same three steps. Nothing is written here. With the default policy
+(`file`) a file with a failed block is not written at all (`policy`); with
+`abort` a single failure means the plan writes nothing.
 
 One verdict needs the blocks that follow: a block whose old text occurs N
 times may be the first of N identical blocks, one for each place
@@ -21,7 +22,7 @@ settles it first (so that block's fate never depends on blocks after it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain
 
@@ -29,9 +30,10 @@ from editblocks.model import FRONT_END_FORMATS, BlockKind, EditBlock, EditResult
 from editblocks.parsing.filenames import closest_paths
 from editblocks.plan.duplicates import TwinKey, twin_key, twin_places, twins_in_place
 from editblocks.plan.edits import create, edit
-from editblocks.plan.files import add, delete, move, moving_sections, section_result, whole
+from editblocks.plan.files import add, delete, move, moving_sections, section_result, set_mode, whole
 from editblocks.plan.hunks import scoped_edit
 from editblocks.plan.outcomes import locate_options
+from editblocks.plan.policy import held_files, held_result, hold_back
 from editblocks.plan.state import (
     Change,
     FileBuffer,
@@ -42,7 +44,6 @@ from editblocks.plan.state import (
     StateOf,
     TargetFile,
     apply_change,
-    default_policy,
 )
 from editblocks.text.document import Document
 
@@ -75,6 +76,7 @@ class Planner:
                  existing: Callable[[], Sequence[str]] = tuple) -> None:
         self._source_for = source_for
         self._options = options
+        self._policy = options.policy or Policy.FILE
         self._existing = existing
         self._listed: Sequence[str] | None = None
         self._sources: dict[str, TargetFile] = {}
@@ -118,6 +120,10 @@ class Planner:
             result = replace(result, file=source.key)
         changes = tuple(self._pending) if result.status is Status.APPLIED else ()
         self._pending.clear()
+        if self._policy is Policy.FILE and state.failed_lines:
+            if changes:
+                result = held_result(result, state.failed_lines)  # taken into the copy all the same
+            settles = tuple(held_result(r, state.failed_lines) if r.status is Status.APPLIED else r for r in settles)
         return Decision(result, changes, section, self._generation, awaiting, settles)
 
     def accept(self, decision: Decision) -> None:
@@ -159,13 +165,17 @@ class Planner:
         """The accepted blocks' results, in the order they were accepted."""
         return tuple(self._results)
 
-    def plan(self) -> Plan:
-        """Every accepted block's result and every changed file; with the `abort` policy and a failure, nothing
-        is written. A block still waiting for identical blocks is ambiguous."""
+    def plan(self, waiting: Collection[str] = ()) -> Plan:
+        """Every accepted block's result and every changed file. With the `file` policy a file with a failed block
+        is not written (nor is a file in ``waiting``: it waits for a block of an earlier answer); with `abort`
+        and a failure, nothing is. A block still waiting for identical blocks is ambiguous."""
         plan = Plan(tuple(self._results), _changed_files(self._states))
-        if self._abort or any(self._policy(result.block) is Policy.ABORT for result in self.waiting()):
+        unsettled = self.waiting()
+        if self._abort or (self._policy is Policy.ABORT and unsettled):
             failed_lines = [r.block.line for r in self._results if r.status is Status.FAILED]
             return abort_plan(plan, f"block at line {failed_lines[0]} failed and the policy is abort")
+        if self._policy is Policy.FILE:
+            return hold_back(plan, held_files(self._states, waiting, [(r.path, r.block.line) for r in unsettled]))
         return plan
 
     def _state_of(self, path: str) -> FileState:
@@ -177,16 +187,14 @@ class Planner:
         state.links.update(source.links)
         return state
 
-    def _policy(self, block: EditBlock) -> Policy:
-        return self._options.policy or default_policy(block.format)
-
     def _failed(self, block: EditBlock, section: EditBlock | None = None) -> None:
         if section is not None:
             self._failed_sections.setdefault(section, block.line)
-        self._abort = self._abort or self._policy(block) is Policy.ABORT
+        self._abort = self._abort or self._policy is Policy.ABORT
         state = self._state_of(block.path)
         if state.failed_at is None:
             state.failed_at = block.line
+        state.failed_lines.append(block.line)
 
     def _twins_key(self, block: EditBlock) -> tuple[str, TwinKey]:
         key = twin_key(block)
@@ -196,7 +204,7 @@ class Planner:
     def _closed_by(self, block: EditBlock, key: TwinKey | None, state: FileState) -> list[list[int]]:
         """The waiting blocks of ``block``'s file that it settles as ambiguous: under `skip-file`, a block that is
         not their copy would be skipped if they fail, so they are decided first."""
-        if self._policy(block) is not Policy.SKIP_FILE:
+        if self._policy is not Policy.SKIP_FILE:
             return []
         return [positions for (file, shared), positions in self._waiting.items()
                 if file == state.source.key and shared != key]
@@ -234,7 +242,7 @@ class Planner:
         source = state.source
         if source.refusal:
             return EditResult(block, Status.FAILED, source.refusal, ResultCode.REFUSED, refusal=source.refusal_code)
-        if failed_at is not None and self._policy(block) is Policy.SKIP_FILE:
+        if failed_at is not None and self._policy is Policy.SKIP_FILE:
             return EditResult(
                 block, Status.SKIPPED, f"skipped: an earlier block for {source.key} (line {failed_at}) failed",
                 ResultCode.SKIPPED_AFTER_FAILURE,
@@ -292,10 +300,11 @@ def _changed_files(states: Mapping[str, FileState]) -> tuple[FilePlan, ...]:
                 files.append(FilePlan(key, state.source.text, "", deleted=True))
             continue
         text = state.buffer.to_text()
+        executable = state.executable if state.executable != state.source.executable else None
         if state.moved_from is not None and state.source.text is None:
-            files.append(FilePlan(key, None, text, moved_from=state.moved_from))
-        elif text != state.source.text:
-            files.append(FilePlan(key, state.source.text, text))
+            files.append(FilePlan(key, None, text, moved_from=state.moved_from, executable=executable))
+        elif text != state.source.text or executable is not None:
+            files.append(FilePlan(key, state.source.text, text, executable=executable))
     return tuple(files)
 
 
@@ -305,6 +314,8 @@ def _plan_patch_block(block: EditBlock, state: FileState, options: PlanOptions, 
         return delete(block, state)
     if block.kind is BlockKind.MOVE:
         return move(block, state, state_of)
+    if block.kind is BlockKind.MODE:
+        return set_mode(block, state)
     if block.kind is BlockKind.WHOLE:
         return whole(block, state)
     if block.kind is BlockKind.CREATE:

@@ -6,6 +6,7 @@ module reads and changes it, so it is public inside the package.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -19,9 +20,9 @@ INDEX_FROM_BLOCK = 4  # a file's 4th block on: index its lines, so many blocks n
 BOM = "\ufeff"
 
 
-def default_policy(fmt: Format) -> Policy:
-    """Seed 003 skips the rest of a file after a failure; the other seeds carry on."""
-    return Policy.SKIP_FILE if fmt is Format.GUILLEMET else Policy.CONTINUE
+def default_policy(fmt: Format | None = None) -> Policy:
+    """`file` for every format: a file is written only when every block for it applied, never half-edited."""
+    return Policy.FILE
 
 
 @dataclass(frozen=True)
@@ -39,11 +40,12 @@ class TargetFile:
     refusal_code: str = ""  # the stable code of the refusal (`paths.RefusalCode`), for scripts
     bom: bool = False  # the file starts with a byte-order mark (kept by the workspace, not part of `text`)
     links: frozenset[str] = frozenset()  # spellings that reach the file through a symlink: not to delete or move by
+    executable: bool | None = None  # the file's executable bit, when the caller knows it
 
 
 @dataclass(frozen=True)
 class PlanOptions:
-    policy: Policy | None = None  # None: each block's format default
+    policy: Policy | None = None  # None: the default (`file`)
     fuzzy: bool = False
     first_match: bool = False
     strict: bool = False  # exact matching only, for every format
@@ -65,6 +67,7 @@ class FilePlan:
     text: str
     deleted: bool = False  # the file is removed (``text`` is empty)
     moved_from: str | None = None  # the file is created by moving this one (which is removed)
+    executable: bool | None = None  # set or clear the file's executable bit (None: keep it)
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,23 @@ class Move:
     target: str
 
 
-Change = Splice | NewText | Removal | Move
+@dataclass(frozen=True)
+class Ending:
+    """The file ``key`` ends with a line break, or without one (as a diff's `\\ No newline at end of file` says)."""
+
+    key: str
+    final_newline: bool
+
+
+@dataclass(frozen=True)
+class Permission:
+    """The file ``key`` becomes executable, or stops being so (as a diff's mode says)."""
+
+    key: str
+    executable: bool
+
+
+Change = Splice | NewText | Removal | Move | Ending | Permission
 
 
 @dataclass
@@ -148,6 +167,8 @@ class FileState:
     """Shared by every file of one planner: the changes of the block being decided."""
     blocks_seen: int = 0
     failed_at: int | None = None
+    failed_lines: list[int] = field(default_factory=list)
+    """The answer lines of every failed block for this file, in order (policy `file` names them all)."""
     edits: list[tuple[int, int, int]] = field(default_factory=list)
     """(start, end, lines written) of every splice so far, in order: maps a line hint onto the current text."""
     cursor: int = 0  # where the last hunk ended: a patch's next hunk of this file is looked for after it
@@ -156,9 +177,30 @@ class FileState:
     moved_to: str | None = None
     links: set[str] = field(default_factory=set)
     """Spellings that reach the file through a symlink (gathered from every spelling's `TargetFile`)."""
+    executable: bool | None = None  # the executable bit a block set (None: as the file has it)
+    _ends: list[int] = field(default_factory=list)
+    """While the edits came top to bottom: the original line each edit ended at, and (in ``_shifts``) by how many
+    lines the edits up to it moved what follows; a line hint is then mapped by bisection, not edit by edit."""
+    _shifts: list[int] = field(default_factory=list)
+    _in_order: bool = True
+
+    def record_edit(self, start: int, end: int, written: int) -> None:
+        """Lines ``[start, end)`` of the current text were replaced by ``written`` lines."""
+        edits = self.edits
+        if self._in_order and edits:
+            last_start, _, last_written = edits[-1]
+            self._in_order = start >= last_start + last_written
+        edits.append((start, end, written))
+        if self._in_order:
+            shift = self._shifts[-1] if self._shifts else 0
+            self._ends.append(end - shift)
+            self._shifts.append(shift + written - (end - start))
 
     def current_line(self, line: int) -> int:
         """Where the file's original 0-based ``line`` is now, after the edits made so far."""
+        if self._in_order:
+            count = bisect_right(self._ends, line)
+            return line + self._shifts[count - 1] if count else line
         for start, end, written in self.edits:
             if line >= end:
                 line += written - (end - start)
@@ -185,6 +227,12 @@ class FileState:
     def move_to(self, target: FileState) -> None:
         self.pending.append(Move(self.source.key, target.source.key))
 
+    def end_with_newline(self, wanted: bool) -> None:
+        self.pending.append(Ending(self.source.key, wanted))
+
+    def make_executable(self, wanted: bool) -> None:
+        self.pending.append(Permission(self.source.key, wanted))
+
 
 def apply_change(change: Change, state_of: Callable[[str], FileState]) -> None:
     """Make one change a block was accepted with."""
@@ -192,7 +240,7 @@ def apply_change(change: Change, state_of: Callable[[str], FileState]) -> None:
     if isinstance(change, Splice):
         assert state.buffer is not None
         state.buffer.splice(change.start, change.end, change.new_lines, change.sources)
-        state.edits.append((change.start, change.end, len(change.new_lines)))
+        state.record_edit(change.start, change.end, len(change.new_lines))
         if change.advances:
             state.cursor = change.start + len(change.new_lines)
     elif isinstance(change, NewText):
@@ -201,9 +249,15 @@ def apply_change(change: Change, state_of: Callable[[str], FileState]) -> None:
     elif isinstance(change, Removal):
         state.buffer = None
         state.removed = True
+    elif isinstance(change, Ending):
+        assert state.buffer is not None
+        state.buffer.end_with_newline(change.final_newline)
+    elif isinstance(change, Permission):
+        state.executable = change.executable
     else:
         target = state_of(change.target)
         target.buffer, state.buffer = state.buffer, None
+        target.executable = state.executable if state.executable is not None else state.source.executable
         target.moved_from = state.moved_from or state.source.key
         target.removed = False
         state.removed = True

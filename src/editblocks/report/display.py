@@ -177,6 +177,7 @@ _STATUS_MARK = {
     Status.FAILED: ("✗ failed ", "bold red"),
     Status.SKIPPED: ("- skipped", "yellow"),
 }
+_HELD_MARK = ("= held   ", "yellow")  # it applies, but its file waits for another block (policy `file`)
 
 
 def _span(result: EditResult) -> str:
@@ -192,6 +193,9 @@ def apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> Ren
     """Each block's outcome, the diffs if asked, shell suggestions and a one-line summary, all cut to a readable
     size (`grouping`): the first of each kind, then how many more of that kind there are."""
     parts = outcome_list(result.results)
+    if result.held_over:
+        parts.append(Text("Held from earlier answers:", style="bold"))
+        parts += outcome_list(result.held_over)
     if result.diagnostics:
         parts.append(diagnostics_table(result.diagnostics))
     if show_diffs:
@@ -220,7 +224,7 @@ def outcome_list(results: Sequence[EditResult], per_kind: int = SHOWN_PER_KIND,
 
 def outcome_lines(outcome: EditResult) -> Text:
     """`✓ applied src/a.py:3-5  block at line 12  exact`, then the reason and any near-miss diff, indented."""
-    mark, style = _STATUS_MARK[outcome.status]
+    mark, style = _HELD_MARK if outcome.code is ResultCode.HELD else _STATUS_MARK[outcome.status]
     text = Text.assemble((mark, style), " ", (_span(outcome), "cyan"), (f"  block at line {outcome.block.line}", "dim"))
     if outcome.status is Status.APPLIED:
         text.append(f"  {outcome.reason or outcome.strategy or ''}", style="dim")
@@ -241,8 +245,10 @@ def summary_counts(result: ApplyResult) -> str:
 def summary_line(result: ApplyResult, *, dry_run: bool) -> Text:
     text = Text.assemble(("Summary: ", "bold"), summary_counts(result))
     already = sum(1 for r in result.results if r.code is ResultCode.ALREADY_APPLIED)
-    if already:
-        text.append(f" ({already} already applied)")
+    held = sum(1 for r in result.results + result.held_over if r.code is ResultCode.HELD)
+    notes = [f"{already} already applied"] * bool(already) + [f"{held} held"] * bool(held)
+    if notes:
+        text.append(f" ({', '.join(notes)})")
     if result.files_modified:
         text.append(" · modified: " + printable(", ".join(result.files_modified)))
     if result.files_created:
@@ -251,6 +257,11 @@ def summary_line(result: ApplyResult, *, dry_run: bool) -> Text:
         text.append(" · deleted: " + printable(", ".join(result.files_deleted)))
     if result.files_renamed:
         text.append(" · renamed: " + printable(", ".join(f"{old} → {new}" for old, new in result.files_renamed)))
+    held_files = dict.fromkeys(r.path for r in result.results + result.held_over if r.code is ResultCode.HELD)
+    if held_files:
+        kept = "; the blocks that apply are held" if set(held_files) <= set(result.holding) else ""
+        text.append(f" · not written (a block for it failed{kept}): " + printable(", ".join(held_files)),
+                    style="yellow")
     if dry_run:
         text.append(" · dry run, nothing written", style="yellow")
     elif not result.written and result.diffs:

@@ -2,7 +2,10 @@
 
 Every failed or skipped block is listed, not only the last one (a peer tool
 kept just the last failure, so its model re-sent the others unchanged), and
-the applied ones are named so they are not sent twice. The instructions for
+the applied ones are named so they are not sent twice. A block held because
+another block for its file failed (policy `file`) is named too: a door that
+keeps it asks only for the failed blocks; one that keeps nothing says that
+nothing was written to the file and that its blocks go together again. The instructions for
 fixing come from the format's own prompt texts, so they name that format's
 markers.
 
@@ -65,6 +68,7 @@ _LABELS = {
     ResultCode.FILE_EXISTS: "file already exists",
     ResultCode.REFUSED: "refused",
     ResultCode.SKIPPED_AFTER_FAILURE: "not tried",
+    ResultCode.HELD: "held",
     ResultCode.ABORTED: "not written",
     ResultCode.CHANGED_ON_DISK: "not written",
     ResultCode.WRITE_FAILED: "not written",
@@ -82,20 +86,23 @@ def feedback_message(
     """
     results, diagnostics = apply_result.results, apply_result.diagnostics
     problems = [r for r in results if r.status is not Status.APPLIED]
-    if results and not problems and not diagnostics:
+    earlier = [r for r in apply_result.held_over if r.status is not Status.APPLIED]
+    if results and not problems and not earlier and not diagnostics:
         return _all_applied(len(results), apply_result.dry_run)
     fmt = _format_for(format, problems or results)
+    kept = frozenset(apply_result.holding)
     head = _headline(apply_result, problems)
-    tail = ["", "How to continue: " + _next_step(apply_result, problems, fmt)]
-    applied = _applied_section(results, apply_result.dry_run)
+    tail = ["", "How to continue: " + _next_step(apply_result, problems + earlier, fmt)]
+    applied = _applied_section(results, apply_result.dry_run) + _written_now(apply_result.held_over)
     noticed = _diagnostic_sections(diagnostics, REASON_CHARS)
     for excerpt_lines in EXCERPT_LINES:
-        body = applied + _problem_sections(problems, fmt, excerpt_lines) + noticed
-        text = "\n".join([head, *body, *tail])
+        body = applied + _problem_sections(problems, fmt, excerpt_lines, kept) + _problem_sections(
+            earlier, fmt, excerpt_lines, kept, heading="Held from your earlier replies:", reply="an earlier reply")
+        text = "\n".join([head, *body, *noticed, *tail])
         if len(text) <= max_chars:
             return text
-    body = applied + _compact_problems(problems) + _diagnostic_sections(diagnostics, COMPACT_REASON_CHARS)
-    return _fit(head, body, tail, max_chars)
+    body = applied + _compact_problems(problems) + _compact_problems(earlier, heading="Held from your earlier replies:")
+    return _fit(head, body + _diagnostic_sections(diagnostics, COMPACT_REASON_CHARS), tail, max_chars)
 
 
 def reply_format(response: str, parsed: ParseResult) -> Format | None:
@@ -148,13 +155,31 @@ def _headline(apply_result: ApplyResult, problems: Sequence[EditResult]) -> str:
         sentences.append("No edit blocks were found in your reply, so nothing was changed.")
     if unreadable:
         sentences.append(f"{counted(len(unreadable), 'edit block').capitalize()} in your reply could not be read.")
+    held = _held_files(apply_result)
+    if held:
+        files = _and_list([f"`{path}`" for path in held])
+        if dry_run:
+            sentences.append(f"{files} would not be written: a file is written only when every block for it "
+                             "applies.")
+        elif all(path in apply_result.holding for path in held):
+            sentences.append(f"Nothing was written to {files} yet: the blocks for {'it' if len(held) == 1 else 'them'}"
+                             " that apply are held, and each file is written as soon as its failed blocks land.")
+        else:
+            sentences.append(f"Nothing was written to {files}: a file is written only when every block for it "
+                             "applies.")
     return " ".join(sentences)
 
 
+def _held_files(apply_result: ApplyResult) -> list[str]:
+    """The files held back (each has a block held), in the order their blocks come."""
+    return list(dict.fromkeys(r.path for r in apply_result.held_over + apply_result.results
+                              if r.code is ResultCode.HELD))
+
+
 def _problem_count(results: Sequence[EditResult], problems: Sequence[EditResult], dry_run: bool) -> str:
-    counts = Counter(r.status for r in results)
-    statuses = (Status.FAILED, Status.SKIPPED, Status.APPLIED)
-    parts = ", ".join(f"{counts[s]} {_status_word(s, dry_run)}" for s in statuses if counts[s])
+    counts = Counter("held" if r.code is ResultCode.HELD else r.status.value for r in results)
+    kinds = (Status.FAILED.value, "held", Status.SKIPPED.value, Status.APPLIED.value)
+    parts = ", ".join(f"{counts[kind]} {_status_word(kind, dry_run)}" for kind in kinds if counts[kind])
     did_not = "would not apply" if dry_run else "did not apply"
     if len(results) == 1:
         return f"Your edit block {did_not}."
@@ -163,8 +188,8 @@ def _problem_count(results: Sequence[EditResult], problems: Sequence[EditResult]
     return f"{len(problems)} of your {len(results)} edit blocks {did_not} ({parts})."
 
 
-def _status_word(status: Status, dry_run: bool) -> str:
-    return "would apply" if dry_run and status is Status.APPLIED else status.value
+def _status_word(kind: str, dry_run: bool) -> str:
+    return "would apply" if dry_run and kind == Status.APPLIED.value else kind
 
 
 def _next_step(apply_result: ApplyResult, problems: Sequence[EditResult], fmt: Format) -> str:
@@ -176,8 +201,18 @@ def _next_step(apply_result: ApplyResult, problems: Sequence[EditResult], fmt: F
     if apply_result.dry_run:
         return ("Nothing was written (a dry run), so reply with all your edit blocks again: corrected where this "
                 "message says so, the others unchanged. " + _layout(fmt))
+    held = _held_files(apply_result)
+    kept = [path for path in held if path in apply_result.holding]
+    dropped = [path for path in held if path not in apply_result.holding]
+    first = ""
+    if kept:
+        first += (f"The held blocks for {_and_list([f'`{path}`' for path in kept])} are kept, so do not send them "
+                  "again: send only the failed blocks, fixed. ")
+    if dropped:
+        first += (f"Send every block for {_and_list([f'`{path}`' for path in dropped])} again, in one reply: the "
+                  "held ones unchanged and the failed ones fixed (nothing of them was kept). ")
     if problems or unreadable:
-        return fix_instructions(fmt)
+        return first + fix_instructions(fmt)
     return "If a change you meant is missing (see the notes above), send only that change. " + _layout(fmt)
 
 
@@ -209,6 +244,18 @@ def _applied_section(results: Sequence[EditResult], dry_run: bool) -> list[str]:
     return lines
 
 
+def _written_now(held_over: Sequence[EditResult]) -> list[str]:
+    """The held blocks of earlier replies this run wrote, one line per file."""
+    by_file: dict[str, int] = {}
+    for result in held_over:
+        if result.status is Status.APPLIED:
+            by_file[result.path] = by_file.get(result.path, 0) + 1
+    if not by_file:
+        return []
+    return ["", "Held from your earlier replies and now written with them, so do not send them again:"] + [
+        f"- {path}: {counted(count, 'held block')}" for path, count in by_file.items()]
+
+
 def _applied_where(result: EditResult) -> str:
     if result.block.kind is BlockKind.CREATE:
         where = " (created the file)"
@@ -219,35 +266,46 @@ def _applied_where(result: EditResult) -> str:
     return f"the block at line {result.block.line} of your reply{where}"
 
 
-def _problem_sections(problems: Sequence[EditResult], fmt: Format, excerpt_lines: int) -> list[str]:
+def _problem_sections(problems: Sequence[EditResult], fmt: Format, excerpt_lines: int, kept: frozenset[str], *,
+                      heading: str = "Not applied:", reply: str = "your reply") -> list[str]:
     if not problems:
         return []
-    lines = ["", "Not applied:"]
+    lines = ["", heading]
     for result in problems:
-        lines += ["", _title(result), "  " + _cut(result.reason, REASON_CHARS)]
-        lines += [f"  {line}" for line in _details(result, fmt, excerpt_lines)]
+        lines += ["", _title(result, reply), "  " + _cut(result.reason, REASON_CHARS)]
+        lines += [f"  {line}" for line in _details(result, fmt, excerpt_lines, kept)]
     return lines
 
 
-def _compact_problems(problems: Sequence[EditResult]) -> list[str]:
+def _compact_problems(problems: Sequence[EditResult], heading: str = "Not applied:") -> list[str]:
     if not problems:
         return []
-    return ["", "Not applied:"] + [
-        f"- Line {r.block.line} ({r.path}): {r.status.value}, {_LABELS.get(r.code, r.status.value)}: "
-        + _cut(r.reason, COMPACT_REASON_CHARS) for r in problems
+    return ["", heading] + [
+        f"- Line {r.block.line} ({r.path}): {_state(r)}: " + _cut(r.reason, COMPACT_REASON_CHARS) for r in problems
     ]
 
 
-def _title(result: EditResult) -> str:
+def _state(result: EditResult) -> str:
+    """`failed, not found`; a held block is just `held`."""
     label = _LABELS.get(result.code, result.status.value)
+    return label if result.code is ResultCode.HELD else f"{result.status.value}, {label}"
+
+
+def _title(result: EditResult, reply: str = "your reply") -> str:
     start = preview(result.block.search or result.block.new).strip()
     begins = f", starting “{start}”" if start else ""
-    return f"- Block at line {result.block.line} of your reply ({result.path}{begins}): {result.status.value}, {label}."
+    return f"- Block at line {result.block.line} of {reply} ({result.path}{begins}): {_state(result)}."
 
 
-def _details(result: EditResult, fmt: Format, excerpt_lines: int) -> list[str]:
+def _details(result: EditResult, fmt: Format, excerpt_lines: int, kept: frozenset[str] = frozenset()) -> list[str]:
     """What the model needs to fix this block: the real lines, the candidates, or what to do instead."""
     code, quoted = result.code, quoted_part(fmt)
+    if code is ResultCode.HELD:
+        if result.path in kept:
+            return [f"It applies and is kept: {result.path} is written as soon as its failed blocks land. "
+                    "Do not send it again."]
+        return [f"It applies, but nothing was written to {result.path} because another block for it failed: send "
+                f"it again, unchanged, together with every other block for {result.path}."]
     if code is ResultCode.NOT_FOUND:
         if result.hint:
             excerpt = _excerpt(result.hint.split("\n"), excerpt_lines, prefix="    ")

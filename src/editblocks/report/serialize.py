@@ -52,6 +52,7 @@ def block_json(block: EditBlock) -> dict[str, Any]:
         "format": block.format.value,
         "line": block.line,
         **({"move_to": block.move_to} if block.move_to is not None else {}),
+        **({"mode": f"{block.mode:o}"} if block.mode is not None else {}),
     }
 
 
@@ -117,6 +118,8 @@ def apply_json(result: ApplyResult) -> dict[str, Any]:
         "dry_run": result.dry_run,
         "diagnostics": diagnostics_json(result.diagnostics),
         "notes": list(result.notes),
+        "held_over": [result_json(r) for r in result.held_over],
+        "holding": list(result.holding),
     })
 
 

@@ -8,7 +8,10 @@ marker right after it would withdraw it); the block is decided at once
 anyway, and taken into the in-memory files only when the parser confirms
 it. A withdrawn block becomes a `BlockWithdrawn`. Patches and whole-file
 answers are read from the whole text, so their blocks get their verdicts
-when the answer ends.
+when the answer ends. Asked for such a format, the stream's own reading of
+marker blocks is never taken (a patch whose lines quote SEARCH/REPLACE
+markers is a patch), so a streamed answer ends with exactly the blocks a
+one-shot parse gives.
 
 A block that may be the first of identical blocks, one for each place its
 old text occurs, has no verdict yet: it becomes a `BlockWaiting`, and gets
@@ -19,7 +22,8 @@ A verdict shown is never taken back, except by withdrawing its block.
 `LiveLocator` holds the files an answer edits in memory, one incremental
 `Planner` per round over them. Across feedback rounds the copies carry on,
 and a block the model resends after it applied in an earlier round is
-recognised and never applied twice.
+recognised and never applied twice. A session's held blocks (`held`) are
+decided first in every round, as the session's apply decides them.
 """
 
 from __future__ import annotations
@@ -31,12 +35,16 @@ from editblocks.model import (
     FRONT_END_FORMATS,
     ApplyResult,
     BlockCompleted,
+    BlockProgress,
+    BlockStarted,
+    DiagnosticEvent,
     EditBlock,
     EditResult,
     Event,
     Format,
     ParseResult,
     ResultCode,
+    ShellSuggested,
     Status,
 )
 from editblocks.parsing.stream import StreamParser, parse
@@ -44,6 +52,7 @@ from editblocks.plan import Plan, PlanOptions, TargetFile
 from editblocks.plan.files import moving_sections
 from editblocks.plan.planner import Decision, Planner
 from editblocks.plan.state import FilePlan
+from editblocks.service.held import HeldBlocks, HeldRound
 from editblocks.service.results import apply_result
 
 
@@ -70,15 +79,16 @@ class LiveLocator:
     """The files an answer edits, held in memory and updated block by block."""
 
     def __init__(self, source_for: Callable[[str], TargetFile], options: PlanOptions | None = None,
-                 existing: Callable[[], Sequence[str]] = tuple) -> None:
+                 existing: Callable[[], Sequence[str]] = tuple, held: HeldBlocks | None = None) -> None:
         self._source_for = source_for
         self._options = options or PlanOptions()
         self._existing = existing
+        self._held = held
         self._copies: dict[str, _Copy] = {}  # by canonical key
         self._keys: dict[str, str] = {}  # a path as a block wrote it -> the file's key
         self._applied: set[tuple[str, str, str]] = set()
         self._round: list[Located] = []
-        self._planner = self._new_planner()
+        self._planner, self._held_round = self._new_planner()
 
     def locate(self, block: EditBlock, section: EditBlock | None = None) -> Located:
         """The verdict on ``block`` (a hunk of the move ``section``, when given) against the current copies;
@@ -88,6 +98,9 @@ class LiveLocator:
             result = EditResult(block, Status.SKIPPED, "this very block already applied earlier in this run; "
                                 "not applied again", ResultCode.ALREADY_APPLIED, file=key)
             return Located(block, result, key, repeat=True)
+        held = self._held_round.repeat(key, block)
+        if held is not None:
+            return Located(block, held, key, repeat=True)
         decision = self._planner.decide(block, section)
         return Located(block, decision.result, key, decision, awaiting=decision.awaiting)
 
@@ -98,14 +111,12 @@ class LiveLocator:
         settled: list[Located] = []
         if located.decision is not None:
             self._planner.accept(located.decision)
+            self._held_round.touch(located.key)
             final = {result.block: result for result in located.decision.settles}
             for position, earlier in enumerate(self._round):
                 if earlier.block in final and earlier.awaiting:
                     earlier = self._round[position] = replace(earlier, result=final[earlier.block], awaiting=0)
                     settled.append(earlier)
-        for item in (located, *settled):
-            if item.result.status is Status.APPLIED:
-                self._applied.add((item.key, item.block.search, item.block.replace))
         return settled
 
     def settle_waiting(self) -> list[Located]:
@@ -121,42 +132,55 @@ class LiveLocator:
 
     def start_round(self) -> None:
         """A new answer begins: its diffs start from the copies as they are, and no file has failed yet."""
-        for file in self._planner.plan().files:
+        plan = self._end_round()
+        for file in plan.files:
             self._carry(file)
         for copy in self._copies.values():
             copy.round_start = copy.text
-        self._round = []
-        self._planner = self._new_planner()
+        self._planner, self._held_round = self._new_planner()
 
     def reload(self) -> None:
         """Forget the copies (the files were written): the next block reads each file afresh."""
+        self._end_round()
         self._copies.clear()
         self._keys.clear()
+        self._planner, self._held_round = self._new_planner()
+
+    def _end_round(self) -> Plan:
+        """The round's plan; its blocks that applied are remembered, so that none is ever applied twice."""
+        plan = self.round_plan()
+        for located, result in zip(self._round, plan.results):
+            if result.status is Status.APPLIED:
+                self._applied.add((located.key, located.block.search, located.block.replace))
         self._round = []
-        self._planner = self._new_planner()
+        return plan
 
     def round_blocks(self) -> Sequence[Located]:
         return tuple(self._round)
 
     def round_plan(self) -> Plan:
         """This round's plan: every located block's result in order (repeats included) and the changed files."""
-        plan = self._planner.plan()
-        planned = iter(plan.results)
-        results = tuple(located.result if located.repeat else next(planned) for located in self._round)
-        return Plan(results, plan.files, plan.aborted)
+        return self._round_plans()[0]
 
     def round_result(self, *, dry_run: bool, parsed: ParseResult | None = None) -> ApplyResult:
         """This round's verdicts and diffs, as `apply` would report them without writing (with the shell
-        suggestions and diagnostics of the answer's parse, when given)."""
-        return apply_result(self.round_plan(), {}, written=False, dry_run=dry_run,
+        suggestions and diagnostics of the answer's parse, when given), and the held blocks' verdicts."""
+        plan, held_over = self._round_plans()
+        return apply_result(plan, {}, written=False, dry_run=dry_run,
                             shell=parsed.shell if parsed is not None else (),
-                            diagnostics=parsed.diagnostics if parsed is not None else ())
+                            diagnostics=parsed.diagnostics if parsed is not None else (), held_over=held_over)
+
+    def _round_plans(self) -> tuple[Plan, tuple[EditResult, ...]]:
+        plan, held_over = self._held_round.plan(self._planner, keeps=False)
+        planned = iter(plan.results)
+        results = tuple(located.result if located.decision is None else next(planned) for located in self._round)
+        return Plan(results, plan.files, plan.aborted), held_over
 
     def round_files(self) -> dict[str, tuple[str | None, str | None, bool]]:
         """Every file this round touched: its text when the round began, its text now, and whether it has a BOM."""
         files = {key: (copy.round_start, copy.text, copy.source.bom) for key, copy in self._copies.items()
                  if not copy.source.refusal}
-        for file in self._planner.plan().files:
+        for file in self.round_plan().files:
             copy = self._copies.get(file.key)
             start = copy.round_start if copy is not None else file.original
             files[file.key] = (start, None if file.deleted else file.text, copy.source.bom if copy else False)
@@ -165,8 +189,10 @@ class LiveLocator:
                 files[file.moved_from] = (before, None, bom)
         return files
 
-    def _new_planner(self) -> Planner:
-        return Planner(self._source, self._options, self._existing)
+    def _new_planner(self) -> tuple[Planner, HeldRound]:
+        """A planner for the next answer, with the session's held blocks decided first."""
+        planner = Planner(self._source, self._options, self._existing)
+        return planner, HeldRound(self._held, planner)
 
     def _source(self, path: str) -> TargetFile:
         """A file as the earlier rounds left it: read once, then the copy."""
@@ -180,13 +206,15 @@ class LiveLocator:
                 return source
         copy = self._copies[key]
         source = copy.source
-        return TargetFile(source.key, copy.text, source.refusal, source.refusal_code, source.bom, source.links)
+        return replace(source, text=copy.text)
 
     def _carry(self, file: FilePlan) -> None:
         copy = self._copies.get(file.key)
         if copy is None:
             copy = self._copies[file.key] = _Copy(TargetFile(file.key, None), None, None)
         copy.text = None if file.deleted else file.text
+        if file.executable is not None:
+            copy.source = replace(copy.source, executable=file.executable)
         if file.moved_from is not None and file.moved_from in self._copies:
             self._copies[file.moved_from].text = None
 
@@ -246,6 +274,8 @@ class LiveAnswer:
     def feed(self, chunk: str) -> list[LiveEvent]:
         self._chunks.append(chunk)
         events = self._parser.feed(chunk)
+        if self._format in FRONT_END_FORMATS:
+            return [event for event in events if not isinstance(event, _MARKER_EVENTS)]
         held = self._parser.held_block()
         if not events and held is (self._pending.block if self._pending is not None else None):
             return []  # the usual chunk: text inside a line
@@ -253,12 +283,19 @@ class LiveAnswer:
 
     def close(self) -> list[LiveEvent]:
         closing = self._parser.close()
-        completed = [event.block for event in closing if isinstance(event, BlockCompleted)]
-        sections = moving_sections(completed)  # a patch read at the end: its moves go with their hunks
-        events = self._after(closing, None, {block: sections[i] for i, block in enumerate(completed) if i in sections})
+        if self._format in FRONT_END_FORMATS:
+            events: list[LiveEvent] = [event for event in closing if not isinstance(event, _MARKER_EVENTS)]
+        else:
+            completed = [event.block for event in closing if isinstance(event, BlockCompleted)]
+            sections = moving_sections(completed)  # a patch read at the end: its moves go with their hunks
+            events = self._after(closing, None,
+                                 {block: sections[i] for i, block in enumerate(completed) if i in sections})
         if self._format in FRONT_END_FORMATS or (self._format is Format.AUTO and not self.located):
             whole = parse(self.text, self._format, known_files=self._known_files)
-            if whole.blocks and not self.located:
+            if self._format in FRONT_END_FORMATS:
+                events += [DiagnosticEvent(diagnostic) for diagnostic in whole.diagnostics]
+                events += [ShellSuggested(suggestion) for suggestion in whole.shell]
+            if self._format in FRONT_END_FORMATS or whole.blocks and not self.located:
                 self._whole = whole
                 sections = moving_sections(whole.blocks)
                 for index, block in enumerate(whole.blocks):
@@ -310,3 +347,8 @@ def _verdict(located: Located) -> BlockLocated | BlockWaiting:
     if located.awaiting:
         return BlockWaiting(located.block, located.result, located.awaiting)
     return BlockLocated(located.block, located.result)
+
+
+_MARKER_EVENTS = (BlockStarted, BlockProgress, BlockCompleted, DiagnosticEvent, ShellSuggested)
+"""What the stream reads as marker blocks (and their diagnostics and shell fences): dropped when the answer is read
+as a patch or whole files, whose front-end reads the whole text at the end."""

@@ -29,8 +29,8 @@ class ApplyOptions:
     format: Format = Format.AUTO
     """The edit format answers are written in (`auto` detects it); a tool call may name its own."""
     on_failure: Policy | None = None
-    """After a failed block: `continue`, `skip-file` (the file's later blocks) or `abort` (write nothing); None:
-    each format's default (skip-file for guillemet, continue otherwise)."""
+    """After a failed block: `file` (write a file only when every block for it applies), `continue`, `skip-file`
+    (the file's later blocks) or `abort` (write nothing); None: the default, `file`."""
     fuzzy: bool = False
     """Also accept a clearly best close match (it replaces lines the model never quoted exactly)."""
     strict: bool = False

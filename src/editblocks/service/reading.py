@@ -25,4 +25,5 @@ class StoreReader:
             return TargetFile(path, None, read.reason, read.code.value)
         self.snapshots[read.rel] = read
         links = frozenset({path}) if self.store.through_link(path, read.rel) else frozenset()
-        return TargetFile(read.rel, read.text, bom=read.encoding != "utf-8", links=links)
+        executable = None if read.mode is None else bool(read.mode & 0o111)
+        return TargetFile(read.rel, read.text, bom=read.encoding != "utf-8", executable=executable, links=links)

@@ -48,9 +48,10 @@ def file_diffs(files: Sequence[FilePlan], snapshots: Mapping[str, FileSnapshot])
 
 def apply_result(plan: Plan, snapshots: Mapping[str, FileSnapshot], *, written: bool,
                  shell: tuple[ShellSuggestion, ...] = (), diagnostics: tuple[Diagnostic, ...] = (),
-                 notes: tuple[str, ...] = (), dry_run: bool = False, run_id: str | None = None) -> ApplyResult:
+                 notes: tuple[str, ...] = (), dry_run: bool = False, run_id: str | None = None,
+                 held_over: tuple[EditResult, ...] = ()) -> ApplyResult:
     """The result of ``plan``: its block results, its files sorted by what happens to them, and their diffs
-    (``run_id``: the journal run that wrote them)."""
+    (``run_id``: the journal run that wrote them; ``held_over``: the results of earlier answers' held blocks)."""
     files = plan.files
     moved_away = {f.moved_from for f in files if f.moved_from is not None}
     return ApplyResult(
@@ -66,6 +67,7 @@ def apply_result(plan: Plan, snapshots: Mapping[str, FileSnapshot], *, written: 
         notes=notes,
         dry_run=dry_run,
         run_id=run_id,
+        held_over=held_over,
     )
 
 
@@ -108,6 +110,7 @@ def without_restated_warnings(diagnostics: Sequence[Diagnostic],
 
 
 def clean(result: ApplyResult) -> bool:
-    """Every block applied (or already had), and the parser found nothing malformed: the exit status 0."""
+    """Every block applied (or already had), none is held, and the parser found nothing malformed: the exit
+    status 0."""
     return bool(result.results) and not any(d.severity is Severity.ERROR for d in result.diagnostics) and all(
-        r.status is Status.APPLIED or r.code is ResultCode.ALREADY_APPLIED for r in result.results)
+        r.status is Status.APPLIED or r.code is ResultCode.ALREADY_APPLIED for r in result.results + result.held_over)

@@ -5,17 +5,36 @@ Parse an answer, preview it (every block decided, nothing written), apply it
 run, phrase the feedback for the model, and give the exit status. The same
 session over a `MemoryStore` previews, evaluates and tests without a disk;
 `live` gives the verdicts of an answer as it streams, from the same planner.
+
+A door that talks to a model in rounds makes its session with ``hold``: the
+good blocks of a file held back by a failed block (policy `file`) are kept
+in `held` and written with the file's last block, in a later round. With
+``one_undo`` every run the session writes joins its first one in the
+journal, so one `undo` takes back the whole multi-round run.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 
-from editblocks.model import ApplyResult, Diagnostic, EditBlock, Format, ParseResult, Policy, Severity, ShellSuggestion
+from editblocks.model import (
+    ApplyResult,
+    Diagnostic,
+    EditBlock,
+    EditResult,
+    Format,
+    ParseResult,
+    Policy,
+    Severity,
+    ShellSuggestion,
+)
 from editblocks.parsing.stream import parse
 from editblocks.plan import FilePlan, Plan, abort_plan
+from editblocks.plan.files import moving_sections
 from editblocks.plan.planner import Planner
+from editblocks.service.held import HeldBlocks, HeldRound
 from editblocks.service.live import LiveAnswer, LiveLocator
 from editblocks.service.options import ApplyOptions
 from editblocks.service.reading import StoreReader
@@ -32,18 +51,35 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 
 class EditSession:
-    """Answers applied to the files of ``store`` as ``options`` say."""
+    """Answers applied to the files of ``store`` as ``options`` say; ``hold`` keeps held blocks from run to run,
+    ``one_undo`` makes every run it writes one undo (see the module's text)."""
 
-    def __init__(self, store: FileStore, options: ApplyOptions | None = None) -> None:
+    def __init__(self, store: FileStore, options: ApplyOptions | None = None, *, hold: bool = False,
+                 one_undo: bool = False) -> None:
         self.store = store
         self.options = options or ApplyOptions()
+        self.held: HeldBlocks | None = HeldBlocks() if hold else None
+        """The held files, for a session that holds (None: a stateless door, which keeps nothing)."""
+        self.one_undo = one_undo
+        self.first_run: str | None = None
+        """With ``one_undo``: the journal run of the session's first write, which every later run joins."""
 
     @classmethod
-    def on_disk(cls, root: str | os.PathLike[str], options: ApplyOptions | None = None) -> EditSession:
+    def on_disk(cls, root: str | os.PathLike[str], options: ApplyOptions | None = None, *, hold: bool = False,
+                one_undo: bool = False) -> EditSession:
         """A session on the files under ``root``, journaled as ``options`` say. Raises `WorkspaceError` for a root
         that cannot be used."""
         options = options or ApplyOptions()
-        return cls(Workspace(root, keep_runs=options.keep_runs, journal_max_bytes=options.journal_max_bytes), options)
+        return cls(Workspace(root, keep_runs=options.keep_runs, journal_max_bytes=options.journal_max_bytes), options,
+                   hold=hold, one_undo=one_undo)
+
+    def with_options(self, options: ApplyOptions) -> EditSession:
+        """This session with other options: the same store, held blocks and run (itself, for the same options)."""
+        if options == self.options:
+            return self
+        other = EditSession(self.store, options, one_undo=self.one_undo)
+        other.held, other.first_run = self.held, self.first_run
+        return other
 
     # --- answers ----------------------------------------------------------------------------------------------
 
@@ -62,7 +98,7 @@ class EditSession:
         """In-memory copies of the store's files for live verdicts, carried from round to round (`LiveLocator`)."""
         known = self.options.known_files
         return LiveLocator(StoreReader(self.store), self.options.plan_options(),
-                           lambda: known if known is not None else self.store.files())
+                           lambda: known if known is not None else self.store.files(), self.held)
 
     def live(self, format: Format | str | None = None, locator: LiveLocator | None = None) -> LiveAnswer:
         """An answer to stream: every block gets its verdict the moment it ends, from the planner `apply` uses."""
@@ -70,9 +106,9 @@ class EditSession:
 
     def preview(self, edits: Edits) -> ApplyResult:
         """Every block decided against the files as they are; nothing is written (a dry run)."""
-        plan, reader, parsed = self._plan(edits)
+        plan, earlier, _, reader, parsed = self._plan(edits, keeps=False)
         return apply_result(plan, reader.snapshots, written=False, shell=parsed.shell,
-                            diagnostics=parsed.diagnostics, dry_run=True)
+                            diagnostics=parsed.diagnostics, dry_run=True, held_over=earlier)
 
     def apply(self, edits: Edits) -> ApplyResult:
         """Every block decided and the files written, all or nothing, under the store's lock.
@@ -87,25 +123,33 @@ class EditSession:
                 return refused_run(parsed.blocks, f"a previous apply was interrupted (journal run {interrupted}); "
                                                   "run `editblocks undo` to restore its files first",
                                    shell=parsed.shell, diagnostics=parsed.diagnostics)
-            plan, reader, parsed = self._plan(edits)
-            return self.commit(plan, reader, shell=parsed.shell, diagnostics=parsed.diagnostics)
+            plan, earlier, held, reader, parsed = self._plan(edits, keeps=self.held is not None)
+            result = self.commit(plan, reader, shell=parsed.shell, diagnostics=parsed.diagnostics, held_over=earlier)
+        if self.held is None:
+            return result
+        return replace(result, holding=self.held.settle(result.held_over + result.results, held.untouched))
 
     def commit(self, plan: Plan, reader: StoreReader, *, shell: tuple[ShellSuggestion, ...] = (),
-               diagnostics: tuple[Diagnostic, ...] = ()) -> ApplyResult:
+               diagnostics: tuple[Diagnostic, ...] = (), held_over: tuple[EditResult, ...] = ()) -> ApplyResult:
         """Write what ``plan`` changes, checked against the snapshots ``reader`` took; hold the lock around the
-        planning and this call."""
+        planning and this call. ``held_over``: the results of the held blocks ``plan`` also writes."""
         snapshots = reader.snapshots
         if not plan.files:
-            return apply_result(plan, snapshots, written=False, shell=shell, diagnostics=diagnostics)
-        modes = {f.key: snapshots[f.moved_from].mode for f in plan.files if f.moved_from is not None}
-        outcome = self.store.commit([PlannedWrite(snapshots[f.key], f.text, f.deleted, modes.get(f.key))
-                                     for f in plan.files], git_add=self.options.git_add)
+            return apply_result(plan, snapshots, written=False, shell=shell, diagnostics=diagnostics,
+                                held_over=held_over)
+        outcome = self.store.commit([_planned_write(f, snapshots) for f in plan.files], git_add=self.options.git_add,
+                                    joins=self.first_run if self.one_undo else None)
         notes: tuple[str, ...] = (outcome.git_error,) if outcome.git_error else ()
         if not outcome.written:
-            notes += () if plan.results else (outcome.error,)  # no block result to say why
-            plan = not_written(plan, outcome.changed_on_disk, outcome.error)
+            notes += () if plan.results or held_over else (outcome.error,)  # no block result to say why
+            unwritten = not_written(Plan(held_over + plan.results, plan.files, plan.aborted),
+                                    outcome.changed_on_disk, outcome.error)
+            held_over, plan = unwritten.results[:len(held_over)], replace(unwritten,
+                                                                          results=unwritten.results[len(held_over):])
+        elif self.one_undo and self.first_run is None:
+            self.first_run = outcome.run_id
         return apply_result(plan, snapshots, written=outcome.written, shell=shell, diagnostics=diagnostics,
-                            notes=notes, run_id=outcome.run_id if outcome.written else None)
+                            notes=notes, run_id=outcome.run_id if outcome.written else None, held_over=held_over)
 
     def write(self, files: Sequence[tuple[FileSnapshot, str]]) -> ApplyResult:
         """Write whole texts decided elsewhere (a scratch copy's), all or nothing, under the store's lock; each is
@@ -154,12 +198,39 @@ class EditSession:
         blocks = tuple(edits)
         return ParseResult(str(blocks[0].format) if blocks else str(Format.AUTO), blocks, (), ())
 
-    def _plan(self, edits: Edits) -> tuple[Plan, StoreReader, ParseResult]:
+    def _plan(self, edits: Edits, *, keeps: bool
+              ) -> tuple[Plan, tuple[EditResult, ...], HeldRound, StoreReader, ParseResult]:
+        """The answer's plan after the held blocks, their results, the round (what it left untouched), the reader
+        and the parse; ``keeps``: the held blocks left will be kept (the reasons say so)."""
         parsed = self._parsed(edits)
         planner, reader = self.planner()
-        planner.take(parsed.blocks)
-        plan = planner.plan()
+        held = HeldRound(self.held, planner)
+        sections = moving_sections(parsed.blocks)
+        repeats: dict[int, EditResult] = {}
+        for index, block in enumerate(parsed.blocks):
+            key = planner.source(block.path).key
+            repeat = held.repeat(key, block)
+            if repeat is not None:
+                repeats[index] = repeat
+            else:
+                held.touch(key)
+                planner.accept(planner.decide(block, sections.get(index)))
+        plan, earlier = held.plan(planner, keeps=keeps)
+        planned = iter(plan.results)
+        plan = replace(plan, results=tuple(repeats[index] if index in repeats else next(planned)
+                                           for index in range(len(parsed.blocks))))
         malformed = [d for d in parsed.diagnostics if d.severity is Severity.ERROR]
         if self.options.on_failure is Policy.ABORT and malformed and not plan.aborted:
             plan = abort_plan(plan, f"the response has a malformed block (line {malformed[0].line})")
-        return plan, reader, parsed
+        return plan, earlier, held, reader, parsed
+
+
+def _planned_write(file: FilePlan, snapshots: Mapping[str, FileSnapshot]) -> PlannedWrite:
+    """What commit writes for one planned file: a moved file keeps its source's permission bits and encoding
+    (byte-order mark, UTF-16), so a move changes no byte it does not edit."""
+    snapshot = snapshots[file.key]
+    if file.moved_from is None:
+        return PlannedWrite(snapshot, file.text, file.deleted, executable=file.executable)
+    source = snapshots[file.moved_from]
+    return PlannedWrite(replace(snapshot, encoding=source.encoding), file.text, file.deleted, source.mode,
+                        executable=file.executable)

@@ -10,7 +10,10 @@ Every call goes through the service's `EditSession` (the same options,
 planner, commit and feedback as `apply`), so every write is the store's
 (atomic, journaled, inside the root), and `undo`
 takes back only the handler's own runs: a run the user made meanwhile (with
-`editblocks apply`, say) is not the model's to undo.
+`editblocks apply`, say) is not the model's to undo. A handler keeps state
+across calls: when a call's blocks for a file do not all apply, the ones that
+do are held, and the file is written when a later call's blocks for it land
+(the model resends only the failed ones).
 """
 
 from __future__ import annotations
@@ -75,7 +78,9 @@ class ToolHandler:
     """Runs tool calls inside ``root``, which the model never chooses.
 
     ``options`` mean what they mean for `editblocks apply` (``format`` is the default of `apply_edits`);
-    ``store`` runs the calls on a store of the caller's (a `MemoryStore`) instead of the files under ``root``.
+    ``store`` runs the calls on a store of the caller's (a `MemoryStore`) instead of the files under ``root``,
+    and ``session`` on a session of the caller's (its held blocks and options). ``hold`` (the default) keeps
+    the blocks of a file whose other block failed from call to call (see the module's text).
     The keywords ``policy``, ``fuzzy``, ``first_match``, ``strict``, ``git_add``, ``lock_wait`` and
     ``known_files`` are the older spelling of ``options`` and set the same fields. `undo` (and `undo_edit`)
     take back only runs this handler made, unless ``undo_any_run``; ``door`` names the handler in the refusal,
@@ -89,16 +94,19 @@ class ToolHandler:
                  first_match: bool | None = None, strict: bool | None = None, git_add: bool | None = None,
                  lock_wait: float | None = None, known_files: Collection[str] | None = None,
                  undo_any_run: bool = False, door: str = "this tool handler",
-                 undo_hint: str = "ToolHandler(undo_any_run=True) lifts that", stale_reads: bool = False) -> None:
-        options = (options or ApplyOptions()).updated({
+                 undo_hint: str = "ToolHandler(undo_any_run=True) lifts that", session: EditSession | None = None,
+                 hold: bool = True, stale_reads: bool = False) -> None:
+        options = (options or (session.options if session is not None else ApplyOptions())).updated({
             "on_failure": policy, "fuzzy": fuzzy, "first_match": first_match, "strict": strict, "git_add": git_add,
             "lock_wait": lock_wait, "known_files": tuple(known_files) if known_files is not None else None})
-        if store is not None:
-            self.session = EditSession(store, options)
+        if session is not None:
+            self.session = session.with_options(options)
+        elif store is not None:
+            self.session = EditSession(store, options, hold=hold)
         elif root is not None:
-            self.session = EditSession.on_disk(root, options)
+            self.session = EditSession.on_disk(root, options, hold=hold)
         else:
-            raise TypeError("ToolHandler needs a root or a store")
+            raise TypeError("ToolHandler needs a root, a store or a session")
         self.workspace = self.session.store
         self.root = getattr(self.workspace, "root", root)
         self.versions = ReadVersions() if stale_reads else None

@@ -67,10 +67,10 @@ class Document:
 
     @classmethod
     def new_file(cls, text: str) -> Document:
-        """A created file: the model's text with LF endings and a final newline."""
+        """A created file: the text with its own line endings (LF from a model's answer) and a final newline."""
         doc = cls.from_text(text)
         if doc.lines and not doc.final_newline:
-            doc = Document(doc.lines, doc.endings[:-1] + (LF,))
+            doc = Document(doc.lines, doc.endings[:-1] + (doc.preferred_ending,))
         return doc
 
 

@@ -277,28 +277,39 @@ def operation_patch(operation: Mapping[str, Any]) -> str:
     """The V4A patch text for one operation of the Responses API's `apply_patch` tool.
 
     `create_file` carries the new content as `+` lines (bare lines are taken as
-    content too when none has the prefix), `update_file` the hunks (and `move_to`, the path it moves to),
-    `delete_file` nothing.
+    content too when none has the prefix); as in OpenAI's reference, a last bare
+    `+` line only ends the content with a line break, and CRLF line breaks make
+    a CRLF file. `update_file` carries the hunks, and moves the file when it
+    names `move_to`; `delete_file` carries nothing.
     """
     kind = text_argument(operation, "type")
     if kind not in PATCH_OPERATIONS:
         raise ArgumentError(f"the operation type must be one of {', '.join(PATCH_OPERATIONS)}, not {kind!r}")
-    path = text_argument(operation, "path")
-    if not path.strip() or "\n" in path or "\r" in path:
-        raise ArgumentError("the operation's `path` must be one non-empty line")
-    move_to = text_argument(operation, "move_to", required=False)
-    if move_to and (kind != "update_file" or not move_to.strip() or "\n" in move_to or "\r" in move_to):
-        raise ArgumentError("`move_to` must be one non-empty line, and only an update_file operation moves a file")
+    path = _one_line_path(operation, "path")
+    move_to = _one_line_path(operation, "move_to") if operation.get("move_to") is not None else None
+    if move_to is not None and kind != "update_file":
+        raise ArgumentError(f"`move_to` belongs to an `update_file` operation, not to `{kind}`")
     if kind == "delete_file":
         return f"*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n"
-    diff = text_argument(operation, "diff").replace("\r\n", "\n")
+    raw = text_argument(operation, "diff")
+    diff = raw.replace("\r\n", "\n")
     body = diff if diff.endswith("\n") or not diff else diff + "\n"
     _one_file_only(body, path)
     if kind == "create_file":
-        lines = body.splitlines()
+        lines = body.split("\n")[:-1]
         if not any(line.startswith("+") for line in lines):
-            body = "".join(f"+{line}\n" for line in lines)
-        return f"*** Begin Patch\n*** Add File: {path}\n{body}*** End Patch\n"
-    moved = f"*** Move to: {move_to}\n" if move_to else ""
-    return f"*** Begin Patch\n*** Update File: {path}\n{moved}{body}*** End Patch\n"
+            lines = [f"+{line}" for line in lines]
+        if lines and lines[-1] == "+":
+            lines.pop()
+        ending = "\r\n" if "\r\n" in raw else "\n"
+        return f"*** Begin Patch\n*** Add File: {path}\n" + "".join(line + ending for line in lines) + "*** End Patch\n"
+    moving = f"*** Move to: {move_to}\n" if move_to is not None else ""
+    return f"*** Begin Patch\n*** Update File: {path}\n{moving}{body}*** End Patch\n"
 
+
+def _one_line_path(operation: Mapping[str, Any], name: str) -> str:
+    """A path argument of an operation: a string of one non-empty line."""
+    path = text_argument(operation, name)
+    if not path.strip() or "\n" in path or "\r" in path:
+        raise ArgumentError(f"the operation's `{name}` must be one non-empty line")
+    return path

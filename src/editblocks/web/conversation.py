@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from editblocks.model import EditBlock, EditResult, Format
+from editblocks.model import EditBlock, EditResult, Format, Status
 from editblocks.web.block_changes import without_changes
 from editblocks.web.live_round import LiveRound, Slot
 
@@ -34,6 +34,7 @@ class Entry:
     accepted: bool = True
     refused: frozenset[int] = frozenset()  # numbers of the changes inside the block the reviewer refused
     held: bool = False
+    waits: bool = False  # held, but its file waits for the model's fix of another block (`waiting_files`)
     applied: bool = False
     preview: EditResult | None = None  # what Apply would do with it now (a dry run of every held block)
     sent_back: int | None = None  # the round whose feedback named it
@@ -78,8 +79,9 @@ class Turn:
 class Conversation:
     """The rounds of one conversation and its blocks, in order."""
 
-    def __init__(self, name: str | None = None) -> None:
+    def __init__(self, name: str | None = None, *, whole_files: bool = True) -> None:
         self.name = name  # its run folder under .editblocks/runs, once saved
+        self.whole_files = whole_files  # policy `file`: a file with a failed block waits for its fix
         self.turns: list[Turn] = []
         self._entries: dict[tuple[int, int], Entry] = {}
 
@@ -115,7 +117,26 @@ class Conversation:
     def last(self) -> Turn | None:
         return self.turns[-1] if self.turns else None
 
+    def waiting_files(self) -> set[str]:
+        """The files that wait for the model's fix: the last whole round with an accepted block for the file has an
+        accepted block for it that failed. A file is written only when every block for it applies, so the held
+        blocks of such a file wait with it (a failed block the reviewer rejected waits for nothing). Under another
+        policy no file waits."""
+        if not self.whole_files:
+            return set()
+        latest: dict[str, int] = {}
+        failed: dict[str, set[int]] = {}
+        whole = {turn.number for turn in self.turns if turn.whole}
+        for entry in self.entries():
+            if entry.accepted and not entry.applied and entry.turn in whole:
+                key = entry.verdict.path
+                latest[key] = max(latest.get(key, 0), entry.turn)
+                if entry.verdict.status is Status.FAILED:
+                    failed.setdefault(key, set()).add(entry.turn)
+        return {key for key, turn in latest.items() if turn in failed.get(key, ())}
+
     def for_apply(self) -> list[tuple[int, Entry]]:
-        """The blocks Apply writes, numbered: held, accepted, not yet written."""
+        """The blocks Apply writes, numbered: held, accepted, not yet written, and of a file that waits for no fix."""
+        waiting = self.waiting_files()
         return [(number, entry) for number, entry in self.numbered()
-                if entry.held and entry.accepted and not entry.applied]
+                if entry.held and entry.accepted and not entry.applied and entry.verdict.path not in waiting]

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from editblocks.model import EditResult, Status
+from editblocks.model import EditResult, ResultCode, Status
 
 HoldPolicy = Callable[[Sequence[EditResult]], list[bool]]
 """Given the verdicts of a whole round's accepted blocks, in order, which of them are held for Apply."""
 
 
 def hold_applied(results: Sequence[EditResult]) -> list[bool]:
-    """Hold every block that applies; a failed or skipped block waits for the model's fix."""
-    return [result.status is Status.APPLIED for result in results]
+    """Hold every block that applies, on its own or held back only because another block for its file failed
+    (policy `file`); a failed or skipped block waits for the model's fix. A held block of a file that waits for
+    a fix is written with it (`Conversation.waiting_files`), never alone."""
+    return [result.status is Status.APPLIED or result.code is ResultCode.HELD for result in results]

@@ -43,23 +43,26 @@ class ReviewState:
     """The review of one answer at a time against the files under ``root``; safe to call from any thread.
 
     ``options`` say how the answer is read and applied (the same options as `editblocks apply`); ``format``,
-    when given, overrides their format. ``session`` runs the review on a store of the caller's (a `MemoryStore`)
-    instead of the files under ``root``. ``apply_options`` (a mapping) is the deprecated spelling of ``options``.
+    when given, overrides their format. ``session`` runs the review on a session of the caller's (over a
+    `MemoryStore`, say, or the one `ask` holds blocks in) instead of the files under ``root``; by default the
+    review holds the blocks of a file whose other block failed until the file's last block lands.
+    ``apply_options`` (a mapping) is the deprecated spelling of ``options``.
     """
 
     def __init__(self, root: str | os.PathLike[str] | None = None, *, format: Format | str | None = None,
                  options: ApplyOptions | None = None, apply_options: Mapping[str, Any] | None = None,
                  session: EditSession | None = None) -> None:
         if options is None:
-            options = ApplyOptions.from_mapping(apply_options or {})
+            options = ApplyOptions.from_mapping(apply_options) if apply_options is not None else (
+                session.options if session is not None else ApplyOptions())
         if format is not None:
             options = replace(options, format=Format(format))
-        if session is None:
-            if root is None:
-                raise TypeError("ReviewState needs a root or a session")
-            session = EditSession.on_disk(root, options)  # raises WorkspaceError for a root that is not a folder
+        if session is not None:
+            session = session.with_options(options)  # the caller's held blocks and run go on
+        elif root is not None:
+            session = EditSession.on_disk(root, options, hold=True)  # WorkspaceError for a root that is no folder
         else:
-            session = EditSession(session.store, options)
+            raise TypeError("ReviewState needs a root or a session")
         self.session = session
         self.workspace = session.store
         self.root = str(getattr(session.store, "root", root))
@@ -180,10 +183,11 @@ class ReviewState:
             written = _files_written(result)
             if written:
                 self._applied = _Run(indexes, result)  # Undo now undoes this run
-                self._message = f"applied: {counted(written, 'file')} written"
+                self._message = f"applied: {counted(written, 'file')} written" + _holding(result)
             else:  # no run was journaled, so there is nothing for Undo to undo
                 self._preview = _Run(indexes, result)
-                self._message = "nothing written: " + (result.notes[0] if result.notes else "no accepted block applies")
+                self._message = ("nothing written yet" + _holding(result) if result.holding else "nothing written: "
+                                 + (result.notes[0] if result.notes else "no accepted block applies"))
         self._changed()
         return result
 
@@ -303,7 +307,7 @@ class ReviewState:
         outcome = Outcome(
             answer=self._answer, blocks=outcomes, result=result, applied=self._applied is not None,
             streaming=streaming, message=self._message, version=self._version, locked=bool(self._broken),
-            feedback=feedback, newest_run=self._newest_run,
+            feedback=feedback, newest_run=self._newest_run, holds=self.session.held is not None,
         )
         return build_view(outcome, self._read)
 
@@ -322,6 +326,14 @@ def _files_written(result: ApplyResult) -> int:
     if not result.written:
         return 0
     return len(result.paths_changed) - len(result.files_renamed)  # a rename is one file written, not two
+
+
+def _holding(result: ApplyResult) -> str:
+    """What the session keeps for the next answer, for the page's message ("" when it keeps nothing)."""
+    if not result.holding:
+        return ""
+    return (f"; held until their failed blocks land: {', '.join(result.holding)} (paste an answer with the fixed "
+            "blocks only)")
 
 
 def __getattr__(name: str) -> Any:

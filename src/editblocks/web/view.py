@@ -15,7 +15,7 @@ from typing import Any
 
 from pygments.lexer import Lexer
 
-from editblocks.model import ApplyResult, EditBlock, EditResult, FileDiff, Status
+from editblocks.model import ApplyResult, EditBlock, EditResult, FileDiff, ResultCode, Status
 from editblocks.text.diff import diff_rows, printable, split_lines, word_changes
 from editblocks.web.answer import AnswerFeed, BlockSlot
 from editblocks.web.highlight import Segment, lexer_for, segments
@@ -44,6 +44,7 @@ class Outcome:
     locked: bool = False  # an answer that broke off: shown, never applied
     feedback: str = ""  # the service's message for the model about ``result`` ("" when there is nothing to say)
     newest_run: str | None = None  # a newer run made elsewhere, which only "Undo newest run" takes back
+    holds: bool = False  # the session keeps held blocks for the next answer, so Apply may keep them alone
 
 
 def build_view(outcome: Outcome, read: Reader) -> dict[str, Any]:
@@ -51,8 +52,9 @@ def build_view(outcome: Outcome, read: Reader) -> dict[str, Any]:
     blocks = [_block(number, item, outcome, read) for number, item in enumerate(outcome.blocks, 1)]
     _link_hunks(blocks, outcome, files)
     counts = {status: sum(1 for b in blocks if b["status"] == status)
-              for status in ("pending", "applied", "failed", "skipped")}
-    accepted_pending = any(b["status"] == "pending" and b["accepted"] for b in blocks)
+              for status in ("pending", "applied", "held", "failed", "skipped")}
+    ready = ("pending", "held") if outcome.holds else ("pending",)
+    accepted_pending = any(b["status"] in ready and b["accepted"] for b in blocks)
     return {
         "version": outcome.version,
         "streaming": outcome.streaming,
@@ -68,7 +70,9 @@ def build_view(outcome: Outcome, read: Reader) -> dict[str, Any]:
             "changed": [{"id": f["id"], "path": f["path"]} for f in files if f["hunks"]],
             "failures": [{"n": b["n"], "path": b["path"], "reason": b["reason"]} for b in blocks
                          if b["status"] == "failed" or (b["status"] == "skipped" and b["accepted"])],
-            "notes": [printable(str(d)) for d in outcome.answer.result().diagnostics]
+            "notes": [printable(f"{r.path}, block at line {r.block.line} of an earlier answer: {r.reason}")
+                      for r in (outcome.result.held_over if outcome.result is not None else ())]
+            + [printable(str(d)) for d in outcome.answer.result().diagnostics]
             + [f"suggested shell command (not run): {printable(s.command)}" for s in outcome.answer.result().shell],
         },
         "feedback": outcome.feedback,
@@ -83,13 +87,22 @@ def _status(item: BlockOutcome, applied: bool) -> tuple[str, str]:
         return "pending", ""
     if result.status is Status.FAILED:
         return "failed", result.reason
+    if result.code is ResultCode.HELD:
+        return "held", result.reason
     if result.status is Status.SKIPPED:
         return "skipped", result.reason
-    where = f"lines {result.start_line}–{result.end_line}" if result.start_line is not None else ""
-    how = f"{where} ({result.strategy})" if where and result.strategy else where
     if applied:
-        return "applied", result.reason or (f"applied at {how}" if how else "applied")
-    return "pending", result.reason or (f"ready to apply at {how}" if how else "ready to apply")
+        return "applied", result.reason or f"applied{where_found(result)}"
+    return "pending", result.reason or f"ready to apply{where_found(result)}"
+
+
+def where_found(result: EditResult) -> str:
+    """` at line 3 (exact)`: where a block that applies lands and the rung that found it, for both pages."""
+    if result.start_line is None:
+        return f" ({result.strategy})" if result.strategy else ""
+    span = f"line {result.start_line}" if result.end_line in (None, result.start_line) else \
+        f"lines {result.start_line}–{result.end_line}"
+    return f" at {span}" + (f" ({result.strategy})" if result.strategy else "")
 
 
 def _block(number: int, item: BlockOutcome, outcome: Outcome, read: Reader) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from editblocks.ask.client import make_client
 from editblocks.ask.messages import conversation, feedback_turns, request
 from editblocks.ask.outcome import prompt_files
 from editblocks.errors import AskInputError, EndpointError, WorkspaceError
-from editblocks.model import ApplyResult, Format, Status, counted
+from editblocks.model import ApplyResult, Format, Policy, Status, counted
 from editblocks.plan import Plan
 from editblocks.prompts import PROMPT_FORMATS
 from editblocks.service.options import ApplyOptions
@@ -89,7 +89,8 @@ class Workbench:
         self.version = 0
         self.review_version = 0  # what Apply must have seen: the choices, verdicts and writes so far
         self.files_rev = 0
-        self.conversation = Conversation()
+        self._whole_files = options.on_failure in (None, Policy.FILE)
+        self.conversation = Conversation(whole_files=self._whole_files)
         self._log: ConversationLog | None = None
         self.verdicts = LiveVerdicts(self.session)
         self.preview: ApplyResult | None = None
@@ -253,7 +254,7 @@ class Workbench:
     def new_conversation(self) -> None:
         with self._lock:
             self._check_idle()
-            self.conversation = Conversation()
+            self.conversation = Conversation(whole_files=self._whole_files)
             self._log = None
             self.message = "a new conversation: the next instruction starts it"
             self._replan()
@@ -267,7 +268,7 @@ class Workbench:
             saved = load(self.root, name)
             if saved is None:
                 raise Refused(f"there is no saved conversation {name!r}", 404)
-            self.conversation = reopened = Conversation(name)
+            self.conversation = reopened = Conversation(name, whole_files=self._whole_files)
             verdicts = LiveVerdicts(self.session)
             for kept in saved.turns:
                 fmt = Format(kept.format) if kept.format in PROMPT_FORMATS else Format.DIFF
@@ -433,12 +434,15 @@ class Workbench:
             self.watcher.track()
 
     def _feedback(self, turn: Turn) -> str | None:
-        """What to tell the model about ``turn``: its accepted blocks' verdicts (a rejected block is not sent)."""
+        """What to tell the model about ``turn``: its accepted blocks' verdicts (a rejected block is not sent).
+        The workbench keeps every block that applies for Apply, so the model is told they are taken (not a dry
+        run, which would ask for them again), and a file waiting for a fix is named as holding its good blocks."""
         entries = [entry for entry in self.conversation.of_turn(turn) if entry.accepted]
         parsed = turn.live.result()
         results = tuple(entry.verdict for entry in entries)
-        round_result = apply_result(Plan(results, ()), {}, written=False, shell=parsed.shell,
-                                    diagnostics=parsed.diagnostics, dry_run=True)
+        holding = tuple(dict.fromkeys(entry.verdict.path for entry in entries if entry.waits))
+        round_result = replace(apply_result(Plan(results, ()), {}, written=False, shell=parsed.shell,
+                                            diagnostics=parsed.diagnostics), holding=holding)
         if not results and not parsed.diagnostics or clean(round_result):
             return None
         return self.session.feedback(round_result, turn.live.text, parsed)
@@ -513,10 +517,12 @@ class Workbench:
             except WorkspaceError as error:
                 self.message = f"cannot read the files: {error}"
         results = dict(zip(map(id, chosen), preview.results)) if preview is not None else {}
+        waiting = self.conversation.waiting_files()
         for entry in self.conversation.entries():
             result = results.get(id(entry))
-            if result != entry.preview:
-                entry.preview, entry.rev = result, self._tick()
+            waits = entry.held and not entry.applied and entry.verdict.path in waiting
+            if result != entry.preview or waits != entry.waits:
+                entry.preview, entry.waits, entry.rev = result, waits, self._tick()
         self.preview = preview
         self.files_rev = self._tick()
 

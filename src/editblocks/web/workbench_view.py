@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from editblocks.model import EditBlock, EditResult, FileDiff, ResultCode, Status
+from editblocks.model import EditBlock, FileDiff, ResultCode, Status
 from editblocks.prompts import PROMPT_FORMATS
 from editblocks.text.diff import printable, unified_diff
 from editblocks.web.block_changes import change_count, change_rows
@@ -21,10 +21,10 @@ from editblocks.web.conversation import Entry, Turn
 from editblocks.web.highlight import lexer_for
 from editblocks.web.live_round import Prose, Slot
 from editblocks.web.markdown import around_block, render
-from editblocks.web.view import block_rows, file_hunks, nearest_hunk
+from editblocks.web.view import block_rows, file_hunks, nearest_hunk, where_found
 from editblocks.web.workbench import Workbench
 
-STATUSES = ("ready", "applied", "failed", "skipped", "rejected")
+STATUSES = ("ready", "applied", "held", "failed", "skipped", "rejected")
 WHOLE_FILE = 1_000_000  # context lines that show a whole file
 _ENDED_WHY = {
     "stopped": "the answer was stopped before it ended, so its blocks are never applied",
@@ -56,20 +56,15 @@ def status_of(entry: Entry, turn: Turn) -> tuple[str, str]:
             "it is not written" if entry.verdict.status is Status.APPLIED else "its feedback is not sent")
     if turn.ended and not turn.whole:
         return "skipped", _ENDED_WHY.get(turn.state, "the answer is not complete")
+    if entry.waits:
+        return "held", (f"held: it applies, and is kept until every block for {entry.verdict.path} lands; Apply "
+                        "writes it with them")
     result = entry.preview if entry.held and entry.preview is not None else entry.verdict
     if result.status is Status.APPLIED:
         if turn.ended and not entry.held:
             return "skipped", "not held for Apply by the session's policy"
-        return "ready", f"ready to apply{_where(result)}"
+        return "ready", f"ready to apply{where_found(result)}"
     return result.status.value, result.reason
-
-
-def _where(result: EditResult) -> str:
-    if result.start_line is None:
-        return f" ({result.strategy})" if result.strategy else ""
-    span = f"line {result.start_line}" if result.end_line in (None, result.start_line) else \
-        f"lines {result.start_line}–{result.end_line}"
-    return f" at {span}" + (f" ({result.strategy})" if result.strategy else "")
 
 
 def _state(bench: Workbench, numbers: dict[int, int]) -> dict[str, Any]:

@@ -17,7 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from editblocks.errors import GitError, NoWorkTree
-from editblocks.workspace.dirfd import Tree, describe, owner_of, remove_entry, replace_entry, split, write_new_file
+from editblocks.workspace.dirfd import (
+    Tree,
+    describe,
+    owner_of,
+    remove_entry,
+    replace_entry,
+    split,
+    with_executable,
+    write_new_file,
+)
 from editblocks.workspace.git import stage
 from editblocks.workspace.journal import Journal
 from editblocks.workspace.reading import FileSnapshot, Reader, codec_for
@@ -30,13 +39,15 @@ class PlannedWrite:
     """The complete new text of one file, planned from ``snapshot``; written as given.
 
     With ``delete`` the file is removed instead (``text`` is ignored). ``mode`` gives a created file
-    permission bits (a moved file keeps its source's).
+    permission bits (a moved file keeps its source's). ``executable`` sets or clears the file's executable
+    bits (None keeps them), a change that is journaled and undone like its bytes.
     """
 
     snapshot: FileSnapshot
     text: str
     delete: bool = False
     mode: int | None = None
+    executable: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +71,8 @@ class _Target:
     old_status: os.stat_result | None
     new: bytes | None  # None: the file is removed
     mode: int | None = None  # permission bits for a created file
+    new_mode: int | None = None  # permission bits an existing file changes to (None: it keeps its own)
+    executable: bool = False  # a created file without ``mode``: executable for whoever may read it
 
 
 class Committer:
@@ -69,7 +82,8 @@ class Committer:
         self._reader = reader
         self._journal = journal
 
-    def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False) -> CommitOutcome:
+    def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False,
+               joins: str | None = None) -> CommitOutcome:
         """Write every planned file, or none of them (see `Workspace.commit`)."""
         rels = [write.snapshot.rel for write in writes]
         if len(set(rels)) != len(rels):
@@ -85,12 +99,13 @@ class Committer:
         except OSError as error:
             return _not_written(f"nothing written: the project folder could not be opened ({describe(error)})")
         with tree:
-            outcome, run = self._commit(tree, writes)
+            outcome, run = self._commit(tree, writes, joins)
         if run is not None and git_add:
             return self._git_add(outcome, run)
         return outcome
 
-    def _commit(self, tree: Tree, writes: Sequence[PlannedWrite]) -> tuple[CommitOutcome, Run | None]:
+    def _commit(self, tree: Tree, writes: Sequence[PlannedWrite],
+                joins: str | None) -> tuple[CommitOutcome, Run | None]:
         """`commit` inside the open tree; the run is returned for `git add` to record what it stages."""
         targets: list[_Target] = []
         changed: list[str] = []
@@ -100,7 +115,7 @@ class Committer:
                 return _not_written(checked), None
             if checked is None:
                 changed.append(write.snapshot.rel)
-            elif checked.new != checked.old:
+            elif checked.new != checked.old or checked.new_mode is not None:
                 targets.append(checked)
         if changed:
             listed = ", ".join(f"`{rel}`" for rel in changed)
@@ -115,7 +130,7 @@ class Committer:
         except OSError as error:  # a folder on the way became a link or vanished since the check
             return _not_written(f"nothing written: the folders to write in changed ({describe(error)})"), None
         try:
-            run = self._journal.start(entries, [target.old for target in targets])
+            run = self._journal.start(entries, [target.old for target in targets], joins=joins)
         except OSError as error:
             return _not_written(f"nothing written: the undo journal could not be saved ({describe(error)})"), None
         failure = self._replace_all(tree, run, targets)
@@ -148,7 +163,15 @@ class Committer:
                 f"nothing written: the new text of `{snapshot.rel}` cannot be encoded as {codec.upper()} "
                 f"(character U+{ord(error.object[error.start]):04X} at position {error.start})"
             )
-        return _Target(snapshot.rel, old, None if current is None else current[1], new, write.mode)
+        status = None if current is None else current[1]
+        mode, new_mode = write.mode, None
+        if write.executable is not None and status is not None:
+            bits = stat.S_IMODE(status.st_mode)
+            new_mode = with_executable(bits, write.executable)
+            new_mode = None if new_mode == bits else new_mode
+        elif write.executable is not None and mode is not None:
+            mode = with_executable(mode, write.executable)
+        return _Target(snapshot.rel, old, status, new, mode, new_mode, write.executable is True and mode is None)
 
     def _entries(self, tree: Tree, targets: Sequence[_Target]) -> list[JournalEntry]:
         """Journal entries naming each target's temporary file and the folders its creation needs."""
@@ -172,6 +195,7 @@ class Committer:
                     new_fingerprint=None if target.new is None else fingerprint(target.new),
                     temp="/".join([*folders, temp_name(name)]),
                     created_dirs=tuple(created),
+                    new_mode=target.new_mode,
                 )
             )
         return entries
@@ -195,8 +219,9 @@ class Committer:
                 step = f"writing `{entry.path}`"
                 owner = None if target.old_status is None else owner_of(target.old_status)
                 folder, temp = split(entry.temp)
-                mode = entry.old_mode if entry.old_mode is not None else target.mode
-                write_new_file(tree.require(folder), temp, target.new, mode=mode, owner=owner)
+                mode = next((bits for bits in (target.new_mode, entry.old_mode, target.mode) if bits is not None), None)
+                write_new_file(tree.require(folder), temp, target.new, mode=mode, owner=owner,
+                               executable=target.executable)
             for entry, target in zip(run.entries, targets, strict=True):
                 folder, name = split(entry.path)
                 if target.new is None:

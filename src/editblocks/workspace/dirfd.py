@@ -110,12 +110,20 @@ def _kind(entry: os.DirEntry[str]) -> Kind:
     return Kind.FILE if entry.is_file(follow_symlinks=False) else Kind.SPECIAL
 
 
+def with_executable(mode: int, executable: bool) -> int:
+    """Permission bits ``mode`` with the executable bits set (for whoever may read) or cleared; set-ID and sticky
+    bits are dropped either way, since a diff may only make a file executable or not."""
+    bits = mode & 0o777
+    return bits | (bits & 0o444) >> 2 if executable else bits & ~0o111
+
+
 def write_new_file(folder: int, name: str, data: bytes, *, mode: int | None = None,
-                   owner: tuple[int, int] | None = None) -> None:
+                   owner: tuple[int, int] | None = None, executable: bool = False) -> None:
     """Create ``name`` in ``folder``, which must not exist yet, holding ``data``, and fsync it.
 
-    ``mode=None`` gives a new file's usual permissions (0o666 less the umask);
-    otherwise the bits are set exactly. ``owner`` is copied when the process
+    ``mode=None`` gives a new file's usual permissions (0o666 less the umask),
+    made executable for whoever may read it with ``executable``; otherwise the
+    bits are set exactly. ``owner`` is copied when the process
     may (a run under sudo must not leave the user's files owned by root).
     A partial file is removed if anything fails.
     """
@@ -126,6 +134,8 @@ def write_new_file(folder: int, name: str, data: bytes, *, mode: int | None = No
             # Only a privileged process may give a file away; the content matters more.
             with contextlib.suppress(PermissionError):
                 os.fchown(fd, *owner)
+        if mode is None and executable:
+            mode = with_executable(stat.S_IMODE(os.fstat(fd).st_mode), True)
         if mode is not None:
             os.fchmod(fd, mode)  # after fchown, which clears set-id bits
         view = memoryview(data)

@@ -89,11 +89,13 @@ class Journal:
 
     # --- runs -----------------------------------------------------------------------------------------
 
-    def start(self, entries: Sequence[JournalEntry], originals: Sequence[bytes | None]) -> Run:
+    def start(self, entries: Sequence[JournalEntry], originals: Sequence[bytes | None], *,
+              joins: str | None = None) -> Run:
         """Record a pending run: a copy of every original, then the manifest, all fsynced.
 
         ``originals[i]`` is the old content of ``entries[i]`` (None for a new
-        file); backup names are assigned here. Run folders that killed runs
+        file); backup names are assigned here. ``joins`` is the first run of
+        the multi-round run this one belongs to (undone with it). Run folders that killed runs
         left without a manifest are removed first. On failure the half-made
         run folder is removed and the OSError propagates: nothing was touched yet.
         """
@@ -112,7 +114,7 @@ class Journal:
                     write_new_file(folder, backup, original)
                     recorded.append(replace(entry, backup=backup))
                 created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-                run = Run(run_id, RunState.PENDING, created, tuple(recorded))
+                run = Run(run_id, RunState.PENDING, created, tuple(recorded), joins=joins)
                 write_manifest(folder, run)
             except BaseException:
                 shutil.rmtree(run_id, dir_fd=runs, ignore_errors=True)

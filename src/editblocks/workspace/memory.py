@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from editblocks.model import counted
 from editblocks.text.encodings import ENCODINGS
 from editblocks.workspace.commit import CommitOutcome, PlannedWrite
+from editblocks.workspace.dirfd import with_executable
 from editblocks.workspace.paths import Refusal, RefusalCode, checked_parts, refusal
 from editblocks.workspace.reading import FileSnapshot, Undecodable, decode
 from editblocks.workspace.records import fingerprint
@@ -42,6 +43,11 @@ class _Run:
     run_id: str
     before: dict[str, _File | None]  # what each file held before the run (None: it did not exist)
     after: dict[str, _File | None]
+    joins: str | None = None  # the first run of the multi-round run this one is a later round of
+
+    @property
+    def first(self) -> str:
+        return self.joins or self.run_id
 
 
 class MemoryStore:
@@ -137,9 +143,10 @@ class MemoryStore:
 
     # --- writing ----------------------------------------------------------------------------------------------
 
-    def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False) -> CommitOutcome:
+    def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False,
+               joins: str | None = None) -> CommitOutcome:
         """Write every planned file or none: a file that changed since its snapshot stops the commit. ``git_add``
-        has nothing to stage here."""
+        has nothing to stage here; ``joins`` makes the run a later round of that run (undone with it)."""
         rels = [write.snapshot.rel for write in writes]
         if len(set(rels)) != len(rels):
             raise ValueError("commit got more than one planned write for the same file")
@@ -158,14 +165,17 @@ class MemoryStore:
                 after[write.snapshot.rel] = None
                 continue
             bom, codec = ENCODINGS.get(write.snapshot.encoding, ENCODINGS["utf-8"])
-            mode = write.snapshot.mode or write.mode or FILE_MODE
-            after[write.snapshot.rel] = _File(bom + write.text.encode(codec, "surrogatepass"), stat.S_IMODE(mode))
+            mode = stat.S_IMODE(write.snapshot.mode or write.mode or FILE_MODE)
+            if write.executable is not None:
+                mode = with_executable(mode, write.executable)
+            after[write.snapshot.rel] = _File(bom + write.text.encode(codec, "surrogatepass"), mode)
         before = {rel: self._current(rel) for rel in after}
         after = {rel: held for rel, held in after.items() if held != before[rel]}
         if not after:
             return CommitOutcome(True, (), (), "", None)
         self._count += 1
-        run = _Run(f"memory-{self._count}", {rel: before[rel] for rel in after}, after)
+        run = _Run(f"memory-{self._count}", {rel: before[rel] for rel in after}, after,
+                   joins if any(done.run_id == joins for done in self._runs) else None)
         self._files.update(after)
         self._runs.append(run)
         return CommitOutcome(True, tuple(after), (), "", run.run_id)
@@ -181,29 +191,47 @@ class MemoryStore:
         return bool(self._runs)
 
     def next_undo_paths(self) -> tuple[str, ...] | None:
-        return tuple(self._runs[-1].after) if self._runs else None
+        return tuple(dict.fromkeys(rel for run in self._unit() for rel in run.after)) if self._runs else None
 
     def undo(self, *, force: bool = False, only: Collection[str] | None = None) -> UndoOutcome:
-        """Put back what the last run changed (with ``only``, if it is one of those runs). Only commits write
-        here, so no file can have changed since the run (``force`` has nothing to override)."""
+        """Put back what the last run changed, with the earlier rounds it joins (with ``only``, if it is one of
+        those runs). Only commits write here, so no file can have changed since the run (``force`` has nothing
+        to override)."""
         if not self._runs:
             return UndoOutcome((), (), (), "nothing to undo", ok=False)
         newest = self._runs[-1].run_id
         if only is not None and newest not in only:
             return UndoOutcome((), (), (), f"nothing undone: the most recent run, {newest}, was made elsewhere",
                                ok=False, not_ours=newest)
-        run = self._runs.pop()
-        restored = tuple(rel for rel, held in run.before.items() if held is not None)
-        removed = tuple(rel for rel, held in run.before.items() if held is None)
-        for rel, held in run.before.items():
-            if held is None and self._base is not None and self._base_has(rel):
-                self._files[rel] = None
-            elif held is None:
-                self._files.pop(rel, None)
-            else:
-                self._files[rel] = held
+        unit = self._unit()
+        del self._runs[-len(unit):]
+        last: dict[str, bool] = {}
+        for run in unit:
+            for rel, held in run.before.items():
+                last[rel] = held is not None
+                if held is None and self._base is not None and self._base_has(rel):
+                    self._files[rel] = None
+                elif held is None:
+                    self._files.pop(rel, None)
+                else:
+                    self._files[rel] = held
+        restored = tuple(rel for rel, kept in last.items() if kept)
+        removed = tuple(rel for rel, kept in last.items() if not kept)
         counts = f"restored {counted(len(restored), 'file')}, removed {counted(len(removed), 'created file')}"
-        return UndoOutcome(restored, removed, (), f"undid run {run.run_id}: {counts}", ok=True, run_id=run.run_id)
+        later = f" and its {counted(len(unit) - 1, 'later round')}" if len(unit) > 1 else ""
+        which = f"run {unit[-1].run_id}{later}"
+        return UndoOutcome(restored, removed, (), f"undid {which}: {counts}", ok=True, run_id=newest,
+                           runs=tuple(run.run_id for run in unit))
+
+    def _unit(self) -> list[_Run]:
+        """The newest run and the earlier rounds it joins, newest first."""
+        newest = self._runs[-1]
+        unit = []
+        for run in reversed(self._runs):
+            if run.first != newest.first:
+                break
+            unit.append(run)
+        return unit
 
     def _current(self, rel: str) -> _File | None:
         if rel in self._files:

@@ -9,7 +9,9 @@ module only looks at the disk (`lstat`, `realpath`); it never writes, and an
 error from the disk while looking is a refusal too.
 
 An accepted path is returned in canonical form: relative to the root, POSIX
-separators, no `.`/`..`, and with every symlink resolved, so a link inside
+separators (a backslash is read as one too, as Windows writes paths, unless
+the project has a file whose name holds it), no `.`/`..`, and with every
+symlink resolved, so a link inside
 the root is written *through* (the link itself stays a link) and two names
 for one file become one name. The workspace then reaches the canonical path
 without following any link (`dirfd`), so a link that appears after this
@@ -76,6 +78,14 @@ def show(path: str) -> str:
     return shown if len(shown) <= SHOWN_CHARS else shown[: SHOWN_CHARS - 1] + "…"
 
 
+def _exists_literally(root: Path, path: str) -> bool:
+    """Whether ``path``, its backslashes taken as part of a name (not as Windows separators), names an entry."""
+    try:
+        return os.path.lexists(os.path.join(root, path))
+    except (OSError, ValueError):
+        return False
+
+
 def resolve_path(root: Path, path: str, *, root_aliases: tuple[Path, ...] = ()) -> str | Refusal:
     """Canonical relative path of ``path`` inside ``root`` (a resolved directory), or why not.
 
@@ -112,6 +122,8 @@ def checked_parts(path: str, inside: Callable[[str], str | None], exists: Callab
     if any(unicodedata.category(char) == "Cc" for char in path):
         return refusal(path, RefusalCode.INVALID_PATH, "contains a control character, which no file name may have")
     slashed = path.replace("\\", "/")
+    if "\\" in path and not path.startswith(("/", "\\")) and _exists_literally(root, path):
+        slashed = path  # the project has a file with a backslash in its name (git quotes such names in a diff)
     if _DRIVE.match(slashed):
         return refusal(
             path, RefusalCode.INVALID_PATH, "is a Windows drive path; give a path relative to the project root"

@@ -22,6 +22,7 @@ from typing import Any
 from editblocks.workspace.dirfd import open_folder, read_entry, remove_entry, replace_entry, write_new_file
 from editblocks.workspace.git import Staged
 from editblocks.workspace.paths import JOURNAL_DIR
+from editblocks.workspace.run_ids import parse_run_id
 from editblocks.workspace.state import RUNS
 
 MANIFEST = "manifest.json"
@@ -49,8 +50,10 @@ class JournalEntry:
     new_fingerprint: str | None  # None: the run deleted the file
     temp: str  # relative path of the temporary file renamed onto the target
     created_dirs: tuple[str, ...]  # folders this file's write created, outermost first
+    new_mode: int | None = None  # the permission bits the run gave the file, when it changed them
 
     def to_json(self) -> dict[str, Any]:
+        mode = {} if self.new_mode is None else {"new_mode": self.new_mode}
         return {
             "path": self.path,
             "existed": self.existed,
@@ -60,6 +63,7 @@ class JournalEntry:
             "new_fingerprint": self.new_fingerprint,
             "temp": self.temp,
             "created_dirs": list(self.created_dirs),
+            **mode,
         }
 
     @classmethod
@@ -73,6 +77,7 @@ class JournalEntry:
             new_fingerprint=None if data["new_fingerprint"] is None else str(data["new_fingerprint"]),
             temp=str(data["temp"]),
             created_dirs=tuple(str(folder) for folder in data["created_dirs"]),
+            new_mode=None if data.get("new_mode") is None else int(data["new_mode"]),
         )
         if entry.existed != (entry.backup is not None) or (entry.new_fingerprint is None and not entry.existed) or (
             entry.backup is not None and not _BACKUP_NAME.fullmatch(entry.backup)
@@ -88,6 +93,14 @@ class Run:
     created: str
     entries: tuple[JournalEntry, ...]
     staged: tuple[Staged, ...] = ()  # git index entries `--git-add` changed, put back by undo
+    joins: str | None = None
+    """The first run of the multi-round run this one belongs to (an `ask` round after the first): one undo takes
+    back them all."""
+
+    @property
+    def first(self) -> str:
+        """The id of the multi-round run this run belongs to: the first run's id (its own, for a run alone)."""
+        return self.joins or self.run_id
 
 
 @dataclass(frozen=True)
@@ -125,6 +138,8 @@ def write_manifest(folder: int, run: Run) -> None:
     }
     if run.staged:
         document["git_index"] = [item.to_json() for item in run.staged]
+    if run.joins is not None:
+        document["joins"] = run.joins
     temp = f".{MANIFEST}.{secrets.token_hex(4)}.tmp"
     write_new_file(folder, temp, json.dumps(document, indent=2).encode("utf-8"))
     try:
@@ -165,11 +180,21 @@ def load_run(runs: int, run_id: str, stranger: Stranger) -> Run | DamagedRun | U
         staged = tuple(Staged.from_json(item) for item in document.get("git_index", ()))
         if not {item.path for item in staged} <= {entry.path for entry in entries}:
             raise ValueError("the git index entries name files the run did not write")
-        return Run(run_id, RunState(document["state"]), str(document["created"]), entries, staged)
+        joins = document.get("joins")
+        if joins is not None and not _earlier_run(joins, run_id):
+            raise ValueError(f"`joins` names no earlier run: {joins!r}")
+        return Run(run_id, RunState(document["state"]), str(document["created"]), entries, staged, joins)
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         truncated = isinstance(error, json.JSONDecodeError)
         what = "is not valid JSON, perhaps cut short" if truncated else f"is incomplete ({error!r})"
         return DamagedRun(run_id, f"{MANIFEST} {what}")
+
+
+def _earlier_run(value: object, run_id: str) -> bool:
+    """Whether ``value`` is the id of a run before ``run_id`` (what a run's `joins` must be)."""
+    found = parse_run_id(value) if isinstance(value, str) else None
+    later = parse_run_id(run_id)
+    return found is not None and not found.set_aside and later is not None and found.sequence < later.sequence
 
 
 def _mode(value: object) -> int | None:

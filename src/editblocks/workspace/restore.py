@@ -16,6 +16,7 @@ import os
 import re
 import secrets
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -70,13 +71,15 @@ def safe_mode(mode: int) -> int:
 
 
 def plan_restore(tree: Tree, run: Run, reader: Reader, journal: Journal, *, force: bool,
-                 exact_modes: bool = False) -> RestorePlan:
+                 exact_modes: bool = False, expected: Mapping[str, str | None] | None = None) -> RestorePlan:
     """Decide, from fingerprints, what each file of ``run`` needs to hold its old bytes again.
 
     Works for any state a crash can leave: each file is old, new, or (if
     someone edited it since) neither, which is refused unless ``force``.
     Recorded modes are made safe (`safe_mode`) unless ``exact_modes`` (a
     rollback of a run this process has just recorded from the files themselves).
+    ``expected`` gives the fingerprint (None: no file) a path will have by the
+    time this run is restored, when newer runs restored first will change it.
     """
     steps: list[_Step] = []
     refused: list[tuple[str, str]] = []
@@ -92,8 +95,12 @@ def plan_restore(tree: Tree, run: Run, reader: Reader, journal: Journal, *, forc
         except OSError as error:
             return RestorePlan((), (), f"`{entry.path}` could not be read ({describe(error)})")
         now = None if current is None else fingerprint(current[0])
+        if expected is not None and entry.path in expected:
+            now = expected[entry.path]
         owner = None if current is None else owner_of(current[1])
-        if now == entry.old_fingerprint:
+        mode_changed = entry.new_mode is not None and current is not None \
+            and stat.S_IMODE(current[1].st_mode) != entry.old_mode
+        if now == entry.old_fingerprint and not mode_changed:
             steps.append(_Step(entry, _Action.KEEP))
             continue
         if now != entry.new_fingerprint and not force:

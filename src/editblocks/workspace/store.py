@@ -40,8 +40,10 @@ class FileStore(Protocol):
     def entries(self, folder: str) -> list[tuple[str, bool]]:
         """The visible names in ``folder`` (relative to the root) and whether each is a folder, sorted."""
 
-    def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False) -> CommitOutcome:
-        """Write every planned file, or none of them, checked against the snapshots they were planned from."""
+    def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False,
+               joins: str | None = None) -> CommitOutcome:
+        """Write every planned file, or none of them, checked against the snapshots they were planned from; with
+        ``joins``, as a later round of that run (one `undo` takes back both)."""
 
     def lock(self, *, wait: float) -> AbstractContextManager[None]:
         """Hold the store against other writers for one read → plan → commit."""
@@ -56,5 +58,5 @@ class FileStore(Protocol):
         """The files of the run `undo` would undo next, or None when there is none."""
 
     def undo(self, *, force: bool = False, only: Collection[str] | None = None) -> UndoOutcome:
-        """Put back what the most recent run not yet undone changed; with ``only`` (run ids), a newest run not
-        among them is left alone and named in ``not_ours``."""
+        """Put back what the most recent run not yet undone changed (with the rounds it joins, all of them);
+        with ``only`` (run ids), a newest run not among them is left alone and named in ``not_ours``."""

@@ -37,7 +37,7 @@ from editblocks.workspace.paths import Refusal, RefusalCode
 from editblocks.workspace.project_files import walk_files
 from editblocks.workspace.reading import FileSnapshot, Reader
 from editblocks.workspace.records import Run, RunState, UntrustedRun
-from editblocks.workspace.undo import Undoer, UndoOutcome
+from editblocks.workspace.undo import Undoer, UndoOutcome, undo_unit
 
 __all__ = ["Workspace"]
 
@@ -109,15 +109,18 @@ class Workspace:
             return [] if fd is None else [(name, kind is Kind.FOLDER) for name, kind in scan(fd)
                                           if not name.startswith(".")]
 
-    def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False) -> CommitOutcome:
+    def commit(self, writes: Sequence[PlannedWrite], *, git_add: bool = False,
+               joins: str | None = None) -> CommitOutcome:
         """Write every planned file, or none of them.
 
         Refuses while an interrupted run awaits undo, and writes nothing if any
         file changed since its snapshot. Writes whose bytes equal the file's are
         skipped; with nothing left to write the outcome is written=True with no
-        files and no run. Raises ValueError if two writes name the same file.
+        files and no run. ``joins`` (a run id) makes the run part of that
+        earlier run's multi-round run: `undo` takes them back together.
+        Raises ValueError if two writes name the same file.
         """
-        return self._committer.commit(writes, git_add=git_add)
+        return self._committer.commit(writes, git_add=git_add, joins=joins)
 
     def undo(self, *, force: bool = False, only: Collection[str] | None = None) -> UndoOutcome:
         """Put back what the most recent run not yet undone changed, or finish an interrupted run.
@@ -134,16 +137,17 @@ class Workspace:
         return self._undoer.undo(force=force, only=only)
 
     def next_undo_paths(self) -> tuple[str, ...] | None:
-        """The files of the run `undo` would undo next, or None when there is no such run or its record is damaged."""
+        """The files of the run `undo` would undo next (with the rounds undone with it), or None when there is no
+        such run or its record is damaged."""
         try:
             records = self._journal.records()
         except OSError:
             return None
-        for record in records:
-            if isinstance(record, UntrustedRun) or (isinstance(record, Run) and record.state is RunState.UNDONE):
-                continue
-            return tuple(entry.path for entry in record.entries) if isinstance(record, Run) else None
-        return None
+        listed = [record for record in records if not isinstance(record, UntrustedRun)
+                  and not (isinstance(record, Run) and record.state is RunState.UNDONE)]
+        if not listed or not isinstance(listed[0], Run):
+            return None
+        return tuple(dict.fromkeys(entry.path for run in undo_unit(listed) for entry in run.entries))
 
     def has_journal(self) -> bool:
         """Whether anything is at `.editblocks` (without creating the journal folder to find out)."""

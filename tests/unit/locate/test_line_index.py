@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from editblocks.locate import line_index
 from editblocks.locate.line_index import LineIndex
-from editblocks.model import BlockKind, EditBlock, Format, Status
-from editblocks.plan import TargetFile, plan_edits
+from editblocks.model import BlockKind, EditBlock, Format, Policy, Status
+from editblocks.plan import PlanOptions, TargetFile, plan_edits
 from editblocks.plan.state import INDEX_FROM_BLOCK
 
 few_lines = st.lists(st.sampled_from(["a", "b", "c", "", "}"]), max_size=30)
@@ -63,7 +63,7 @@ def test_planning_with_the_index_gives_the_same_result_as_without():
         for n in (10, 20, 7, 30, 40, 2_999, 50, 20)
     ]
     assert len(blocks) > INDEX_FROM_BLOCK
-    plan = plan_edits(blocks, {"big.py": TargetFile("big.py", text)})
+    plan = plan_edits(blocks, {"big.py": TargetFile("big.py", text)}, PlanOptions(policy=Policy.CONTINUE))
     statuses = [r.status for r in plan.results]
     assert statuses == [Status.APPLIED] * 2 + [Status.FAILED] + [Status.APPLIED] * 4 + [Status.SKIPPED]
     assert "ambiguous" in plan.results[2].reason.lower() and plan.results[2].candidates == (8, 3_003)

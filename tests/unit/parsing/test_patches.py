@@ -195,7 +195,7 @@ def test_diff_u_timestamps_are_not_part_of_the_path() -> None:
 
 
 def test_counts_decide_whether_a_dashed_line_is_removed_text_or_a_new_header() -> None:
-    text = "--- a/x.md\n+++ b/x.md\n@@ -1,2 +1,1 @@\n--- old rule\n-+++ more\n"
+    text = "--- a/x.md\n+++ b/x.md\n@@ -1,2 +0,0 @@\n--- old rule\n-+++ more\n"
     (block,) = parse_unified(text).blocks
     assert block.old == "-- old rule\n+++ more\n" and block.new == ""
 
@@ -208,9 +208,10 @@ def test_binary_patches_are_refused_naming_the_line() -> None:
     assert line == 33 and "binary patch for logo.png is refused" in message
 
 
-def test_a_create_whose_hunk_removes_lines_is_refused() -> None:
+def test_a_dev_null_header_whose_hunk_removes_lines_edits_the_file_by_its_content() -> None:
+    # Issue 24: models write `--- /dev/null` for a file that exists; the hunk's old lines say which file it is.
     result = parse_unified("--- /dev/null\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n")
-    assert kinds(result) == [] and "creates a.py but its hunks remove lines" in errors(result)[0][1]
+    assert kinds(result) == [("edit", "a.py")] and not result.errors
 
 
 # --- whole files ----------------------------------------------------------------------------------------------------

@@ -122,9 +122,12 @@ def test_a_block_still_waiting_when_the_answer_ends_fails_as_ambiguous(policy: P
     assert plan.results[1].code is (ResultCode.ABORTED if policy else ResultCode.NONE)
 
 
-def test_a_copy_beyond_the_places_is_decided_on_its_own_after_the_copies_before_it_edited_every_place() -> None:
+@pytest.mark.parametrize("policy", [None, Policy.CONTINUE])
+def test_a_copy_beyond_the_places_is_decided_on_its_own_after_the_copies_before_it_edited_every_place(
+        policy: Policy | None) -> None:
     """The planner cannot wait for copies that may never come: the second copy settles the pair, and a third finds
-    no old text left (a failure the model is told of)."""
-    plan = plan_edits(parse(TWIN * 3).blocks, {"h.py": TargetFile("h.py", HANDLERS)})
-    assert [r.status for r in plan.results] == [Status.APPLIED, Status.APPLIED, Status.FAILED]
-    assert plan.results[2].code is ResultCode.NOT_FOUND
+    no old text left (a failure the model is told of). Under the default policy that failure holds the pair back."""
+    plan = plan_edits(parse(TWIN * 3).blocks, {"h.py": TargetFile("h.py", HANDLERS)}, PlanOptions(policy=policy))
+    pair = [ResultCode.HELD] * 2 if policy is None else [ResultCode.NONE] * 2
+    assert [r.code for r in plan.results] == [*pair, ResultCode.NOT_FOUND]
+    assert bool(plan.files) == (policy is Policy.CONTINUE)

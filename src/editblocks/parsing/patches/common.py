@@ -28,10 +28,10 @@ lines 37 ms), so one huge hunk or added file would be read superlinearly.
 """
 
 
-def split_run(run: str) -> tuple[str, str, int, int, int]:
+def split_run(run: str) -> tuple[str, str, int, int, list[str]]:
     """A run of hunk lines (each starting with ` `, `-` or `+`, or empty, the last ended by a newline): its
-    old text (context and removed lines), its new text (context and added lines), and the number of lines
-    of each and of the run, which the caller would otherwise count again.
+    old text (context and removed lines), its new text (context and added lines), the number of lines
+    of each, which the caller would otherwise count again, and the run's lines.
 
     One split and two list comprehensions: measured faster than regular-expression substitutions or
     `str.replace`, whose cost grows with every line's prefix they strip.
@@ -42,12 +42,42 @@ def split_run(run: str) -> tuple[str, str, int, int, int]:
     new = [line[1:] for line in lines if line[:1] != "-"]
     old_text = "\n".join(old) + "\n" if old else ""
     new_text = "\n".join(new) + "\n" if new else ""
-    return old_text, new_text, len(old), len(new), len(lines)
+    return old_text, new_text, len(old), len(new), lines
 
 
 def lf_only(text: str) -> str:
     """``text`` with CRLF read as LF; most answers hold no CR, and looking for one is cheaper than replacing."""
     return text.replace("\r\n", "\n") if "\r" in text else text
+
+
+class RawLines:
+    """The answer's lines as it was sent, CRLF kept: split once, and only when a created file asks for its lines'
+    endings (the readers read the answer with CRLF as LF)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._lines: list[str] | None = None
+
+    def with_endings(self, created: str, header: int, last: int) -> str:
+        """A created file's text (LF line breaks) with each line's break as the answer wrote it: lines ``header + 1``
+        to ``last`` (1-based) hold its content lines (`+`, ` `, or empty), and a line that ends with CR there ends
+        with CRLF. Unchanged when the ``header`` line (a patch line) itself ends with CR, the whole answer having
+        come with CRLF, or when the lines do not match the text one to one."""
+        if self._lines is None:
+            self._lines = self._text.split("\n") if "\r\n" in self._text else []
+        lines = self._lines
+        if not lines or header > len(lines) or lines[header - 1].endswith("\r") or not created.endswith("\n"):
+            return created
+        content = [line for line in lines[header:last] if line[:1] in ("+", " ", "", "\r")]
+        wanted = created.split("\n")[:-1]
+        if len(content) != len(wanted) or not any(line.endswith("\r") for line in content):
+            return created
+        rebuilt = []
+        for line, text in zip(content, wanted):
+            if line.removesuffix("\r")[1:] != text:
+                return created
+            rebuilt.append(text + ("\r\n" if line.endswith("\r") else "\n"))
+        return "".join(rebuilt)
 
 
 def clean_path(raw: str) -> str:
@@ -74,10 +104,11 @@ class Collector:
         self.diagnostics.append(Diagnostic(Severity.WARNING, line, message))
 
     def block(self, path: str, old: str, new: str, kind: BlockKind, line: int, *, scope: Scope | None = None,
-              line_hint: int | None = None, move_to: str | None = None) -> None:
+              line_hint: int | None = None, move_to: str | None = None, mode: int | None = None,
+              marks: str = "") -> None:
         # The quick builder: a patch can hold thousands of hunks, and the dataclass constructor costs 1 µs each.
         self.blocks.append(edit_block(path, "", old, new, "", kind, self.format, line, (), None, line_hint, scope,
-                                      move_to))
+                                      move_to, mode, marks))
 
     def withdraw(self, count: int) -> None:
         """Drop every block added after the first ``count`` (a malformed file section writes nothing)."""

@@ -1,13 +1,20 @@
-"""Unified diffs: `git diff`, `diff -u`, and the hunks models write with bare `@@ ... @@` or wrong numbers.
+r"""Unified diffs: `git diff`, `diff -u`, and the hunks models write with bare `@@ ... @@` or wrong numbers.
 
 A file section starts at `diff --git` or at a `---` line followed by a
-`+++` line; `a/` and `b/` prefixes are dropped, `/dev/null` means the file
-is created or deleted, and git's `rename from`/`rename to` move it. Each hunk
-becomes a block whose old text is its context and removed lines; the
-header's line numbers are kept only as a hint that breaks ties between
-identical places (models get them wrong). Counts that disagree with the
-hunk's body are reported as a warning and otherwise ignored; binary patches
-are refused. One forward pass with one line of look-ahead: linear, never raises.
+`+++` line; `a/` and `b/` prefixes are dropped (git's C-quoted names are
+unquoted), `/dev/null` means the file is created or deleted, git's `rename
+from`/`rename to` move it and its `new mode`/`new file mode` lines set its
+executable bit. Each hunk becomes a block whose old text is its context and
+removed lines; the header's line numbers are kept only as a hint that breaks
+ties between identical places (models get them wrong), except for a hunk
+with no old lines and a zero old count, as `git diff -U0` writes insertions,
+whose header is the only place there is. `\ No newline at end of file`
+lines pin their hunk to the end of the file and say whether the file ends
+with a line break. Counts that disagree with the hunk's body are reported as
+a warning and otherwise ignored, unless the answer ends before a hunk's
+counted lines do: a diff cut short writes nothing to that file. Binary
+patches are refused. One forward pass with one line of look-ahead: linear,
+never raises.
 """
 
 from __future__ import annotations
@@ -15,8 +22,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from editblocks.model import BlockKind, Format, ParseResult, Scope
-from editblocks.parsing.patches.common import RUN_LINES, Collector, clean_path, lf_only, split_run
+from editblocks.model import BlockKind, EditBlock, Format, ParseResult, Scope
+from editblocks.parsing.patches.common import RUN_LINES, Collector, RawLines, clean_path, lf_only, split_run
+from editblocks.parsing.patches.git_names import git_pair, git_path
 
 DEV_NULL = "/dev/null"
 _ANYWHERE = Scope()
@@ -40,11 +48,16 @@ class _Hunk:
     new: list[str] = field(default_factory=list)
     old_lines: int = 0
     new_lines: int = 0
+    marks: list[str] = field(default_factory=list)  # each line's prefix (a blank line's is a space)
     last_run_lines: int = 0
+    unterminated: int = 0  # `\\ No newline at end of file` after an old line (OLD_END), a new line (NEW_END), or both
 
 
-_Done = tuple[int, "int | None", str, str, int, int]
-"""A finished hunk: its header's line, the old start line, old text, new text, and their numbers of lines."""
+OLD_END, NEW_END = 1, 2
+_Done = tuple[int, "int | None", str, str, int, int, int, bool, str]
+"""A finished hunk: its header's line, the old start line, old text, new text, their numbers of lines, which
+sides end without a line break (`OLD_END`, `NEW_END`), whether its header counted zero old lines, and its
+lines' prefixes."""
 
 
 @dataclass
@@ -58,6 +71,9 @@ class _File:
     binary: int = 0  # the line of a binary patch marker, if any
     hunks: list[_Done] = field(default_factory=list)
     headers: bool = False  # the ---/+++ pair was seen
+    new_mode: int | None = None  # `new mode` / `new file mode`
+    cut_short: str = ""  # why the answer ended inside one of its hunks
+    last_line: int = 0  # the last line of the section's hunks in the answer
 
     @property
     def created(self) -> bool:
@@ -98,6 +114,7 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     step and cut into old and new text by `split_run`. Lines the run leaves (`--- ` / `+++ ` lines, which the
     counts may still claim, blank lines, the no-newline marker) are decided one at a time.
     """
+    raw = RawLines(text)
     text = lf_only(text)
     if not text.endswith("\n"):
         text += "\n"
@@ -115,6 +132,8 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
             if run is not None:
                 _hunk_run(hunk, run.group())
                 number += hunk.last_run_lines
+                if current is not None:
+                    current.last_line = number
                 position = covered = run.end()
                 after_run = hunk.last_run_lines < RUN_LINES
                 continue
@@ -128,8 +147,13 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
         following = _line_at(text, position) if not line or line.startswith("--- ") else None
         if hunk is not None:
             if _in_hunk(hunk, line, following):
-                _hunk_line(hunk, line)
+                if line.startswith("\\"):
+                    _no_newline(hunk, text[text.rfind("\n", 0, start - 1) + 1])
+                else:
+                    _hunk_line(hunk, line)
                 covered = position
+                if current is not None:
+                    current.last_line = number
                 continue
             _close_hunk(out, hunk, finished)
             hunk = None
@@ -138,14 +162,14 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
         if line.startswith("diff --git "):
             if current is not None:
                 spans.append((section_start, covered))
-            _emit(out, current)
+            _emit(out, current, raw)
             current, section_start, covered = _File(number), start, position
             _git_names(current, line[len("diff --git ") :])
         elif line.startswith("--- ") and following is not None and following.startswith("+++ "):
             if current is None or current.headers or current.hunks:
                 if current is not None:
                     spans.append((section_start, covered))
-                _emit(out, current)
+                _emit(out, current, raw)
                 current, section_start = _File(number), start
             current.old_path, current.new_path = _header_path(line[4:], "a/"), _header_path(following[4:], "b/")
             current.headers = True
@@ -156,20 +180,27 @@ def read_unified(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
         elif line.startswith("@@"):
             hunk, finished = _open_hunk(line, number), current.hunks
         elif line.startswith("rename from "):
-            current.rename = (clean_path(line[len("rename from ") :]), current.rename[1] if current.rename else "")
+            current.rename = (git_path(line[len("rename from ") :]), current.rename[1] if current.rename else "")
         elif line.startswith("rename to "):
-            current.rename = (current.rename[0] if current.rename else "", clean_path(line[len("rename to ") :]))
+            current.rename = (current.rename[0] if current.rename else "", git_path(line[len("rename to ") :]))
         elif line.startswith("new file mode"):
             current.git_new = True
+            current.new_mode = _mode(line[len("new file mode") :])
+        elif line.startswith("new mode"):
+            current.new_mode = _mode(line[len("new mode") :])
         elif line.startswith("deleted file mode"):
             current.git_deleted = True
         elif line.startswith(("Binary files ", "GIT binary patch")):
             current.binary = current.binary or number
     if hunk is not None:
-        _close_hunk(out, hunk, finished)
+        cut_short = _cut_short(hunk)
+        if current is not None:
+            current.cut_short = cut_short
+        _close_hunk(out, hunk, finished, counted=not cut_short)
     if current is not None:
         spans.append((section_start, covered))
-    _emit(out, current)
+    _emit(out, current, raw)
+    _refuse_type_changes(out)
     return out.result(), spans
 
 
@@ -180,7 +211,9 @@ def _line_at(text: str, position: int) -> str | None:
 
 def _hunk_run(hunk: _Hunk, run: str) -> None:
     """Several hunk lines at once: each starts with its prefix, or is blank with a hunk line after it."""
-    old, new, old_lines, new_lines, hunk.last_run_lines = split_run(run)
+    old, new, old_lines, new_lines, lines = split_run(run)
+    hunk.last_run_lines = len(lines)
+    hunk.marks.append("".join([line[:1] or " " for line in lines]))
     hunk.old.append(old)
     hunk.new.append(new)
     hunk.old_lines += old_lines
@@ -212,10 +245,34 @@ def _remaining(hunk: _Hunk) -> int | None:
     return max(hunk.counts[0] - hunk.old_lines, hunk.counts[1] - hunk.new_lines)
 
 
+def _no_newline(hunk: _Hunk, previous: str) -> None:
+    """`\\ No newline at end of file` after a line whose prefix is ``previous``: that side of the hunk ends the file
+    without a line break (a context line ends both sides; a blank line with no prefix is context)."""
+    if previous == "-":
+        hunk.unterminated |= OLD_END
+    elif previous == "+":
+        hunk.unterminated |= NEW_END
+    elif previous in (" ", "\n"):
+        hunk.unterminated |= OLD_END | NEW_END
+
+
+def _cut_short(hunk: _Hunk) -> str:
+    """Why the answer, ending inside ``hunk``, ended before the hunk did ("" when the hunk is complete): its header
+    counts more lines than it has (on neither side fewer: a side with more lines than counted was miscounted, not
+    cut off), or it has no line at all."""
+    remaining = _remaining(hunk)
+    miscounted = hunk.counts is not None and (hunk.old_lines > hunk.counts[0] or hunk.new_lines > hunk.counts[1])
+    if remaining is not None and remaining > 0 and not miscounted:
+        return (f"the answer ends inside the hunk at line {hunk.line}, {remaining} of its counted lines short "
+                "(cut off?)")
+    if not hunk.old_lines and not hunk.new_lines:
+        return f"the answer ends right after the hunk header at line {hunk.line} (cut off?)"
+    return ""
+
+
 def _hunk_line(hunk: _Hunk, line: str) -> None:
-    if line.startswith("\\"):
-        return  # `\ No newline at end of file`: the file keeps its own final-newline style
     first, text = line[:1], line[1:] + "\n"
+    hunk.marks.append(first or " ")
     if first != "+":
         hunk.old.append(text)
         hunk.old_lines += 1
@@ -246,15 +303,18 @@ def _range(text: str) -> tuple[int, int] | None:
     return int(start), int(count) if comma else 1
 
 
-def _close_hunk(out: Collector, hunk: _Hunk, finished: list[_Done]) -> None:
+def _close_hunk(out: Collector, hunk: _Hunk, finished: list[_Done], *, counted: bool = True) -> None:
+    """The hunk is over: kept for its section, with a warning when its counts disagree with it (``counted``; a hunk
+    the answer cut off gets an error instead)."""
     finished.append((hunk.line, hunk.old_start, "".join(hunk.old), "".join(hunk.new), hunk.old_lines,
-                     hunk.new_lines))
-    if hunk.counts is not None and (hunk.old_lines, hunk.new_lines) != hunk.counts:
+                     hunk.new_lines, hunk.unterminated, hunk.counts is not None and hunk.counts[0] == 0,
+                     "".join(hunk.marks)))
+    if counted and hunk.counts is not None and (hunk.old_lines, hunk.new_lines) != hunk.counts:
         out.warn(hunk.line, f"the hunk at line {hunk.line} says {hunk.counts[0]} old and {hunk.counts[1]} new lines "
                             f"but has {hunk.old_lines} and {hunk.new_lines}; the counts were ignored")
 
 
-def _emit(out: Collector, section: _File | None) -> None:
+def _emit(out: Collector, section: _File | None, raw: RawLines) -> None:
     """The blocks of one finished file section, or why it yields none."""
     if section is None:
         return
@@ -266,52 +326,136 @@ def _emit(out: Collector, section: _File | None) -> None:
         out.error(section.binary, f"line {section.binary}: a binary patch for {name} is refused (editblocks applies "
                                   f"text changes only); nothing is applied to {name}")
         return
+    if section.cut_short:
+        out.error(section.line, f"{section.cut_short}; nothing is applied to {name}")
+        return
     hunks = section.hunks
-    if section.created:
+    creating = new_path if section.created or section.rename is not None else None
+    if creating is not None and "\\" in creating:
+        out.error(section.line, f"the diff at line {section.line} creates {creating}, whose name holds a backslash: "
+                                "editblocks reads a backslash in a new path as a folder separator (as Windows writes "
+                                f"paths), so nothing is applied to {creating}")
+        return
+    if section.created and not any(hunk[4] for hunk in hunks):
         if new_path is None:
             out.error(section.line, f"the diff at line {section.line} creates a file but names none")
             return
-        if any(hunk[4] for hunk in hunks):
-            out.error(section.line, f"the diff at line {section.line} creates {new_path} but its hunks remove lines; "
-                                    f"nothing is applied to {new_path}")
-            return
-        out.block(new_path, "", "".join(hunk[3] for hunk in hunks), BlockKind.CREATE, section.line)
+        text = raw.with_endings("".join(hunk[3] for hunk in hunks), hunks[0][0], section.last_line) if hunks else ""
+        ends_bare = any(hunk[6] & NEW_END for hunk in hunks)
+        out.block(new_path, "", text, BlockKind.CREATE, section.line, mode=section.new_mode,
+                  scope=_UNTERMINATED if ends_bare and text else None)
         return
-    if old_path is None:
+    if old_path is None and new_path is None:
         out.error(section.line, f"the diff at line {section.line} names no file")
         return
-    if section.deleted:
+    if section.deleted and old_path is not None:
         if any(hunk[5] for hunk in hunks):
             out.error(section.line, f"the diff at line {section.line} deletes {old_path} but its hunks add lines; "
                                     f"nothing is applied to {old_path}")
             return
         out.block(old_path, "".join(hunk[2] for hunk in hunks), "", BlockKind.DELETE, section.line)
         return
-    moving = section.rename is not None and new_path is not None and new_path != old_path
-    target = old_path if moving or new_path is None else new_path
-    for line, old_start, old, new, old_lines, new_lines in hunks:
+    # A `--- /dev/null` section whose hunks quote old lines changes a file that exists: applied by its content.
+    source = old_path if old_path is not None else new_path
+    assert source is not None
+    moving = section.rename is not None and new_path is not None and new_path != source
+    target = source if moving or new_path is None else new_path
+    for hunk in hunks:
+        line, old_start, old, new, old_lines, new_lines, unterminated, zero_old, marks = hunk
         if not old_lines and not new_lines:
             out.warn(line, f"the hunk at line {line} has no lines and was ignored")
             continue
-        out.block(target, old, new, BlockKind.EDIT, line, line_hint=old_start or None,
-                  scope=None if old_lines else _ANYWHERE)
+        if old_lines:
+            scope = _at_end(unterminated) if unterminated else None
+            hint = old_start or None
+        elif zero_old and old_start is not None:
+            scope = Scope(exact=True, final_newline=_final_newline(unterminated)) if unterminated else _EXACT
+            hint = old_start + 1  # after line `old_start`: before the line that follows it
+        else:
+            scope = _at_end(unterminated) if unterminated else _ANYWHERE
+            hint = old_start or None
+        out.block(target, old, new, BlockKind.EDIT, line, line_hint=hint, scope=scope, marks=marks)
     if moving:
-        out.block(old_path, "", "", BlockKind.MOVE, section.line, move_to=new_path)
+        out.block(source, "", "", BlockKind.MOVE, section.line, move_to=new_path)
+    if section.new_mode is not None:
+        out.block(new_path if moving and new_path is not None else target, "", "", BlockKind.MODE, section.line,
+                  mode=section.new_mode)
     elif not hunks and not section.rename:
         out.warn(section.line, f"the diff of {target} at line {section.line} has no hunks and was ignored")
 
 
+def _final_newline(unterminated: int) -> bool | None:
+    """Whether the file ends with a line break after a hunk with `\\ No newline at end of file` lines: only the new
+    side's marker says it does not."""
+    return not unterminated & NEW_END if unterminated else None
+
+
+def _at_end(unterminated: int) -> Scope:
+    return _AT_END_UNTERMINATED if unterminated & NEW_END else _AT_END_TERMINATED
+
+
+_AT_END_TERMINATED = Scope(at_end=True, final_newline=True)
+_AT_END_UNTERMINATED = Scope(at_end=True, final_newline=False)
+_UNTERMINATED = Scope(final_newline=False)
+"""A created file's scope when its last line has no line break."""
+_EXACT = Scope(exact=True)
+
+
+def _mode(raw: str) -> int | None:
+    """A git mode (`100755`), read as octal; None for anything else."""
+    value = raw.strip()
+    return int(value, 8) if value.isdecimal() and len(value) <= 7 and set(value) <= set("01234567") else None
+
+
+def _refuse_type_changes(out: Collector) -> None:
+    """A diff that deletes a file and creates one below a folder of the same name (or deletes the folder's files and
+    creates the file) changes the path's type. Both halves are refused together, so the diff is never applied by
+    half."""
+    deleted = {block.path: block.line for block in out.blocks if block.kind is BlockKind.DELETE}
+    created = {block.path: block.line for block in out.blocks if block.kind is BlockKind.CREATE}
+    if not deleted or not created:
+        return
+    clashing: dict[str, str] = {}
+    for inner, outer_kinds in ((created, deleted), (deleted, created)):
+        for path in inner:
+            parts = path.split("/")
+            for depth in range(1, len(parts)):
+                folder = "/".join(parts[:depth])
+                if folder in outer_kinds:
+                    clashing[path] = folder
+                    clashing.setdefault(folder, path)
+    if not clashing:
+        return
+    kept: list[EditBlock] = []
+    for block in out.blocks:
+        if block.path in clashing and block.kind in (BlockKind.DELETE, BlockKind.CREATE, BlockKind.MODE):
+            continue
+        kept.append(block)
+    out.blocks[:] = kept
+    for path in sorted(clashing, key=lambda p: deleted.get(p) or created.get(p) or 0):
+        line = deleted.get(path) or created.get(path) or 1
+        out.error(line, f"the diff turns {_type_change(path, clashing[path])}; editblocks does not change a path "
+                        f"between file and folder, so nothing is applied to {path} (nor to {clashing[path]})")
+
+
+def _type_change(path: str, other: str) -> str:
+    return f"the file {other} into a folder" if path.startswith(other + "/") else f"the folder {path} into a file"
+
+
 def _header_path(raw: str, prefix: str) -> str | None:
     """The path of a `---`/`+++` line: the timestamp `diff -u` adds dropped, `a/`/`b/` dropped, None for /dev/null."""
-    path = raw.split("\t", 1)[0].strip()
-    if path == DEV_NULL:
-        return None
-    path = clean_path(path)
+    if raw.lstrip().startswith('"'):
+        path = git_path(raw)
+    else:
+        path = raw.split("\t", 1)[0].strip()
+        if path == DEV_NULL:
+            return None
+        path = clean_path(path)
     return path[len(prefix) :] if path.startswith(prefix) else path
 
 
 def _git_names(section: _File, names: str) -> None:
     """`diff --git a/x b/y`: the names, for sections without `---`/`+++` lines (renames, empty files)."""
-    old, separator, new = names.partition(" b/")
-    if separator and old.startswith("a/"):
-        section.old_path, section.new_path = clean_path(old[2:]), clean_path(new)
+    pair = git_pair(names)
+    if pair is not None:
+        section.old_path, section.new_path = pair

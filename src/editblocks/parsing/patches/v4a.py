@@ -6,7 +6,11 @@ hunks. A hunk starts with `@@`, optionally followed by an anchor line (a
 line of the file, such as `class Foo:`, found before the hunk); several `@@`
 lines in a row narrow the place step by step. Hunk lines start with ` `
 (context), `-` (removed) or `+` (added); `*** End of File` pins a hunk to
-the end of the file.
+the end of the file. As in Codex, a header line may be padded with spaces
+where it cannot be a hunk's context line (outside an update section), and a
+padded `*** End Patch` ends the patch unless hunk lines follow it. An added
+file whose lines end with CRLF (in a patch whose own lines do not) is
+created with CRLF line breaks.
 
 One forward pass, line by line, with no regular expression: linear in the
 answer's size and it never raises. A malformed file section (a line with no
@@ -21,7 +25,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from editblocks.model import BlockKind, Format, ParseResult, Scope
-from editblocks.parsing.patches.common import RUN_LINES, Collector, clean_path, lf_only, split_run
+from editblocks.parsing.patches.common import RUN_LINES, Collector, RawLines, clean_path, lf_only, split_run
 
 BEGIN = "*** Begin Patch"
 END = "*** End Patch"
@@ -34,7 +38,9 @@ _FENCES = ("```", "~~~")
 _AFTER_PREVIOUS = Scope(after_previous=True)
 """The scope of a hunk with no anchor: one immutable value shared by every such hunk."""
 # A run of content lines: every line starts with its prefix or is empty (one alternative per line, no nesting).
-_HUNK_RUN = re.compile(rf"(?:[ +\-][^\n]*\n|\n){{1,{RUN_LINES}}}")
+# A padded `*** End Patch` line is left to the reader, which decides whether it ends the patch.
+_HUNK_RUN = re.compile(rf"(?:(?![ \t]+\*\*\* End Patch[ \t]*\n)[ +\-][^\n]*\n|\n){{1,{RUN_LINES}}}")
+_HEADERS = (BEGIN, END, ADD, DELETE, UPDATE, MOVE, END_OF_FILE)
 _ADDED_RUN = re.compile(rf"(?:\+[^\n]*\n|\n){{1,{RUN_LINES}}}")
 
 
@@ -68,6 +74,7 @@ class _Section:
     hunk: _Hunk | None = None
     hunks: int = 0
     broken: bool = False
+    last: int = 0  # the last content line of an added file
 
 
 def looks_like_v4a(text: str) -> bool:
@@ -93,10 +100,11 @@ def read_v4a(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     Structure lines are read one by one; the run of content lines after them (a hunk's body, an added
     file's lines) is taken in one regular-expression step and cut into old and new text by `split_run`.
     """
+    raw = RawLines(text)
     text = lf_only(text)
     if not text.endswith("\n"):
         text += "\n"
-    reader = _Reader(Collector(Format.V4A))
+    reader = _Reader(Collector(Format.V4A), raw)
     position, number, end = 0, 0, len(text)
     spans: list[tuple[int, int]] = []
     opened_at = 0
@@ -116,7 +124,9 @@ def read_v4a(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
         newline = text.index("\n", position)
         number += 1
         was_open = reader.patch_line is not None
-        reader.line(number, text[position:newline])
+        line = text[position:newline]
+        hunk_follows = line[:1] in " \t" and line.strip() == END and _hunk_line_at(text, newline + 1)
+        reader.line(number, line, hunk_follows)
         if not was_open and reader.patch_line is not None:
             opened_at = position
         elif was_open and (reader.patch_line is None or reader.patch_line == number):
@@ -129,16 +139,24 @@ def read_v4a(text: str) -> tuple[ParseResult, list[tuple[int, int]]]:
     return reader.out.result(), spans
 
 
+def _hunk_line_at(text: str, position: int) -> bool:
+    """Whether the line at ``position`` continues a hunk (a context, removed or added line, or an `@@` line)."""
+    return text.startswith((" ", "-", "+", "@@"), position)
+
+
 class _Reader:
     """The patch state machine: outside a patch, inside one before its first file, or inside a file section."""
 
-    def __init__(self, out: Collector) -> None:
+    def __init__(self, out: Collector, raw: RawLines) -> None:
         self.out = out
+        self.raw = raw
         self.patch_line: int | None = None  # the open patch's `*** Begin Patch` line
         self.indent = ""
         self.section: _Section | None = None
 
-    def line(self, number: int, raw: str) -> None:
+    def line(self, number: int, raw: str, hunk_follows: bool = False) -> None:
+        """One line that is not part of a run of content lines; ``hunk_follows``: the next line continues a hunk
+        (a padded `*** End Patch` line is then a context line)."""
         if self.patch_line is None:
             if raw.strip() == BEGIN:
                 self.patch_line = number
@@ -146,6 +164,8 @@ class _Reader:
             return
         line = raw[len(self.indent) :] if self.indent and raw.startswith(self.indent) else raw
         head = line.rstrip()
+        if head[:1] in (" ", "\t") and self._padded_header(head.lstrip(), hunk_follows):
+            head = head.lstrip()
         if head.startswith("*** "):
             self._header(number, head)
         elif head.lstrip().startswith(_FENCES):
@@ -162,6 +182,16 @@ class _Reader:
             self._unfinished(last, f"the patch begun at line {self.patch_line} has no `{END}` line (cut short?)")
 
     # --- headers ----------------------------------------------------------------------------------------------
+
+    def _padded_header(self, head: str, hunk_follows: bool) -> bool:
+        """Whether a header line written with leading spaces is read as the header: outside an update section,
+        where a line starting with a space cannot be a context line, and for `*** End Patch` unless hunk lines
+        follow it."""
+        if not head.startswith(_HEADERS):
+            return False
+        if head == END:
+            return not hunk_follows
+        return self.section is None or self.section.kind is not _Kind.UPDATE
 
     def _header(self, number: int, head: str) -> None:
         section = self.section
@@ -218,14 +248,16 @@ class _Reader:
         many lines they are."""
         if section.kind is _Kind.ADD:
             section.added.append(("\n" + run).replace("\n+", "\n")[1:])
-            return run.count("\n")
+            count = run.count("\n")
+            section.last = number + count - 1
+            return count
         hunk = section.hunk
         if hunk is None:
             hunk = section.hunk = _Hunk(number)
         old, new, _, _, lines = split_run(run)
         hunk.old.append(old)
         hunk.new.append(new)
-        return lines
+        return len(lines)
 
     def _content(self, section: _Section, number: int, line: str) -> None:
         first = line[:1]
@@ -235,6 +267,7 @@ class _Reader:
         elif section.kind is _Kind.ADD:
             if first == "+" or not line:
                 section.added.append(line[1:] + "\n")
+                section.last = number
             else:
                 self._break(number, _no_prefix(number, line, "`+`"))
         elif line.startswith("@@"):
@@ -288,7 +321,8 @@ class _Reader:
             return
         if not section.broken:
             if section.kind is _Kind.ADD:
-                self.out.block(section.path, "", "".join(section.added), BlockKind.CREATE, section.line)
+                added = self.raw.with_endings("".join(section.added), section.line, section.last)
+                self.out.block(section.path, "", added, BlockKind.CREATE, section.line)
             elif section.kind is _Kind.DELETE:
                 self.out.block(section.path, "", "", BlockKind.DELETE, section.line)
             else:

@@ -32,7 +32,7 @@ function summary(view) {
   const total = view.blocks.length;
   const parts = [el("p", { class: "counts" },
     el("strong", { text: `${total} block${total === 1 ? "" : "s"}` }),
-    ...["applied", "pending", "failed", "skipped"].map((status) =>
+    ...["applied", "pending", "held", "failed", "skipped"].map((status) =>
       el("span", { class: `count-${status}`, text: ` · ${c[status]} ${status}` })),
     view.streaming ? el("span", { class: "streaming-note", text: " · the answer is still arriving…" }) : null)];
   if (view.summary.changed.length) {

@@ -3,7 +3,7 @@
 import { code, el, jump } from "./dom.js";
 
 const SIGN = { " ": " ", "-": "−", "+": "+" };
-const MARK = { ready: "✓", applied: "✓", failed: "✗", skipped: "–", rejected: "⊘" };
+const MARK = { ready: "✓", applied: "✓", held: "=", failed: "✗", skipped: "–", rejected: "⊘" };
 const STATE_TEXT = {
   asking: "asking…", streaming: "answering…", done: "answer complete", stopped: "stopped",
   broken: "broke off", error: "no answer",

@@ -172,7 +172,7 @@ function summary(s) {
   const total = s.summary.total;
   const parts = [el("p", { class: "counts" },
     el("strong", { text: `${total} block${total === 1 ? "" : "s"}` }),
-    ...["ready", "applied", "failed", "skipped", "rejected"].map((status) =>
+    ...["ready", "applied", "held", "failed", "skipped", "rejected"].map((status) =>
       el("span", { class: `count-${status}`, text: ` · ${c[status]} ${status}` })),
     s.summary.streaming ? el("span", { class: "streaming-note", text: ` · ${s.summary.streaming} in progress` }) : null,
     s.running ? el("span", { class: "streaming-note", text: " · the model is answering…" }) : null)];

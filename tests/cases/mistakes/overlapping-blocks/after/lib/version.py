@@ -1,2 +1,2 @@
-VERSION = (1, 5, 0)
+VERSION = (1, 4, 2)
 CODENAME = "otter"

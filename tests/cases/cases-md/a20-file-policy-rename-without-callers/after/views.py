@@ -1,0 +1,2 @@
+def render(rows: list[str]) -> str:
+    return "\n".join(rows)

@@ -1,0 +1,6 @@
+x
+  end
+x
+  end # inner
+x
+  end
