@@ -123,6 +123,21 @@ def test_a_block_still_waiting_when_the_answer_ends_fails_as_ambiguous(policy: P
 
 
 @pytest.mark.parametrize("policy", [None, Policy.CONTINUE])
+def test_a_block_still_waiting_when_the_answer_ends_holds_its_file_under_the_default_policy(
+        policy: Policy | None) -> None:
+    """A lone copy is ambiguous once the answer ends: under `file` the other block for its file is held and the
+    file is not written, naming the copy's line; under `continue` that block is written alone."""
+    answer = TWIN + block("h.py", "def on_load(event):\n", "def on_open(event):\n")
+    plan = plan_edits(parse(answer).blocks, {"h.py": TargetFile("h.py", HANDLERS)}, PlanOptions(policy=policy))
+    assert plan.results[0].code is ResultCode.AMBIGUOUS
+    if policy is None:
+        assert plan.results[1].code is ResultCode.HELD and "the block at line 2 for h.py failed" in plan.results[1].reason
+        assert plan.files == ()
+    else:
+        assert plan.results[1].code is ResultCode.NONE and [f.key for f in plan.files] == ["h.py"]
+
+
+@pytest.mark.parametrize("policy", [None, Policy.CONTINUE])
 def test_a_copy_beyond_the_places_is_decided_on_its_own_after_the_copies_before_it_edited_every_place(
         policy: Policy | None) -> None:
     """The planner cannot wait for copies that may never come: the second copy settles the pair, and a third finds
