@@ -129,20 +129,40 @@ def test_of_several_readings_the_one_whose_old_text_the_file_holds_applies(tmp_p
     assert (tmp_path / "NOTES.md").read_text() == NOTES.replace("First", "Second")
 
 
-def test_readings_the_file_cannot_tell_apart_are_refused_listing_every_reading(tmp_path: Path) -> None:
+def test_a_stray_separator_before_the_end_marker_is_never_written_into_the_file(tmp_path: Path) -> None:
+    """The split at the first `=======` would write the second one into the file: no reading at all, so the
+    doubled end is the one reading the file holds (aider's reading; it used to be refused as ambiguous)."""
     make_tree(tmp_path, {"a.py": "x = 1\n"})
     answer = block("a.py", f"{SEARCH}\nx = 1\n{SEPARATOR}\nx = 2\n{SEPARATOR}\n{REPLACE}\n")
+    parsed = parse(answer)
+    assert all(SEPARATOR not in reading.new for reading in parsed.blocks[0].readings)
     result = single(run(tmp_path, answer))
-    assert result.code.value == "ambiguous" and "3 ways" in result.reason
+    assert result.status.value == "applied" and "stray end" in result.reason
+    assert (tmp_path / "a.py").read_text() == "x = 2\n"
+
+
+def test_readings_the_file_cannot_tell_apart_are_refused_listing_every_reading(tmp_path: Path) -> None:
+    make_tree(tmp_path, {"a.py": "x = 1\nx = 1\n"})
+    answer = block("a.py", f"{SEARCH}\nx = 1\n{SEPARATOR}\nx = 2\n{SEPARATOR}\n{REPLACE}\n")
+    result = single(run(tmp_path, answer))
+    assert result.code.value == "ambiguous" and "2 ways" in result.reason
     assert "line 5" in result.reason and "line 7" in result.reason and "stray end" in result.reason
-    assert (tmp_path / "a.py").read_text() == "x = 1\n"
+    assert (tmp_path / "a.py").read_text() == "x = 1\nx = 1\n"
 
 
 def test_readings_none_of_which_is_found_are_refused_as_not_found(tmp_path: Path) -> None:
     make_tree(tmp_path, {"t.txt": "q\n"})
-    answer = block("t.txt", f"{SEARCH}\na\n{SEPARATOR}\nb\n{SEPARATOR}\nc\n{REPLACE}\n")
+    answer = block("t.txt", f"{SEARCH}\na\n{SEPARATOR}\nb\n{SEPARATOR}\n{REPLACE}\n")
     result = single(run(tmp_path, answer))
     assert result.code.value == "not-found" and "none of them" in result.reason
+
+
+def test_a_block_left_with_one_reading_says_which_and_why() -> None:
+    """Of the splits at `a / b / c`, the first would write the second `=======` into the file."""
+    parsed = parse(block("t.txt", f"{SEARCH}\na\n{SEPARATOR}\nb\n{SEPARATOR}\nc\n{REPLACE}\n"))
+    [only] = parsed.blocks
+    assert (only.old, only.new, only.readings) == (f"a\n{SEPARATOR}\nb\n", "c\n", ())
+    assert any("its only reading that does not write a marker line" in message for message in warnings(parsed))
 
 
 # --- 4. one marker-length rule -------------------------------------------------------------------------------
@@ -400,6 +420,42 @@ def test_known_files_that_cannot_be_read_are_a_usage_error(tmp_path: Path) -> No
     assert missing.exit_code == 2 and "known files" in missing.output
     both = CliRunner().invoke(main, ["apply", "-", "--root", str(tmp_path), "--known-files", "-"], input="x")
     assert both.exit_code == 2 and "standard input" in both.output
+
+
+# --- 10. a later block that lost its start marker ------------------------------------------------------------
+
+HEADLESS = (f"page.html\n```html\n{SEARCH}\n<div id=\"tree\"></div>\n{SEPARATOR}\n<div id=\"tree\"></div>\n"
+            f"<ul id=\"why\"></ul>\n{REPLACE}\n```\n\npage.html\n```html\n  load();\n{SEPARATOR}\n  load();\n"
+            f"  explain();\n{REPLACE}\n```\n")
+
+
+def test_a_later_block_without_its_start_marker_leaves_the_complete_block_before_it_alone(tmp_path: Path) -> None:
+    """The first block's fence closed and a new one opened before the stray `=======`: that separator is a later
+    block's, not evidence that the first block was cut short (it used to be withdrawn with it)."""
+    make_tree(tmp_path, {"page.html": '<div id="tree"></div>\n  load();\n'})
+    parsed = parse(HEADLESS)
+    assert [b.new for b in parsed.blocks] == ['<div id="tree"></div>\n<ul id="why"></ul>\n']
+    [error] = errors(parsed)
+    assert "line 14" in error and "lost its start marker" in error
+    result = run(tmp_path, HEADLESS)
+    assert [r.status.value for r in result.results] == ["applied"]
+    assert (tmp_path / "page.html").read_text() == '<div id="tree"></div>\n<ul id="why"></ul>\n  load();\n'
+    assert all(streamed(HEADLESS, size) == parsed for size in (1, 3, 8))
+
+
+def test_a_separator_in_a_later_fence_without_an_end_marker_is_just_text() -> None:
+    """A git conflict quoted after a block (here read as `diff`, where `<<<<<<< HEAD` starts nothing): its
+    `=======` is followed by no end marker, so it is no block and nothing is reported."""
+    answer = (f"a.py\n```python\n{SEARCH}\nx = 1\n{SEPARATOR}\nx = 2\n{REPLACE}\n```\n\nA conflict:\n```\n"
+              f"<<<<<<< HEAD\na\n{SEPARATOR}\nb\n>>>>>>> main\n```\n")
+    parsed = parse(answer, "diff")
+    assert len(parsed.blocks) == 1 and parsed.diagnostics == ()
+
+
+def test_a_stray_end_in_the_same_fence_still_withdraws_the_block_it_cut_short() -> None:
+    answer = f"a.py\n```python\n{SEARCH}\nx = 1\n{SEPARATOR}\nx = '''\n{REPLACE}\n'''\n{REPLACE}\n```\n"
+    parsed = parse(answer)
+    assert parsed.blocks == () and "cut short" in errors(parsed)[0]
 
 
 # --- streaming and round trips stay as they were ------------------------------------------------------------

@@ -14,7 +14,7 @@ from editblocks.ask.rounds import ask
 from editblocks.model import Status
 from editblocks.parsing.stream import parse
 from editblocks.plan import TargetFile, plan_edits
-from editblocks.service.live import BlockLocated, BlockWithdrawn, LiveAnswer, LiveLocator
+from editblocks.service.live import BlockLocated, BlockWaiting, BlockWithdrawn, LiveAnswer, LiveLocator
 
 FILES = {"a.py": "one = 1\ntwo = 2\nthree = 3\n", "b.py": "x = 1\ny = 2\n"}
 
@@ -68,6 +68,77 @@ def test_a_block_withdrawn_after_it_ended_is_reported_and_not_kept() -> None:
     kinds = [type(event) for event in events if isinstance(event, BlockLocated | BlockWithdrawn)]
     assert kinds == [BlockLocated, BlockWithdrawn]
     assert live.located == []
+
+
+HANDLERS = "def on_save(event):\n    log(event)\n    refresh()\n\n\ndef on_load(event):\n    log(event)\n    refresh()\n"
+TWINS = (block("h.py", "    refresh()\n", "    redraw()\n") + "\nMeanwhile a.py.\n\n" + block("a.py", "one = 1\n", "one = 11\n")
+         + "\nAnd the other place.\n\n" + block("h.py", "    refresh()\n", "    redraw()\n"))
+
+
+def twins_locator() -> LiveLocator:
+    return LiveLocator(lambda path: TargetFile(path, HANDLERS if path == "h.py" else FILES.get(path)))
+
+
+@pytest.mark.parametrize("size", [1, 5, 1000])
+def test_identical_blocks_the_first_waits_without_a_verdict_until_the_last_settles_it(size: int) -> None:
+    live = LiveAnswer(twins_locator())
+    events = []
+    for start in range(0, len(TWINS), size):
+        events += live.feed(TWINS[start : start + size])
+    events += live.close()
+    first, other, second = parse(TWINS).blocks
+    shown = [(type(e).__name__, e.block) for e in events if isinstance(e, BlockLocated | BlockWaiting)]
+    assert shown == [("BlockWaiting", first), ("BlockLocated", other), ("BlockLocated", second),
+                     ("BlockLocated", first)]
+    plan = plan_edits((first, other, second), {"h.py": TargetFile("h.py", HANDLERS), "a.py": TargetFile("a.py", FILES["a.py"])})
+    assert [located.result for located in live.located] == list(plan.results)
+    assert all(r.status is Status.APPLIED for r in plan.results)
+    assert live.locator.round_plan() == plan
+
+
+def test_a_lone_block_that_waited_is_ambiguous_when_the_answer_ends_and_the_page_showed_no_verdict_before() -> None:
+    from editblocks.web.answer import AnswerFeed
+
+    lone = block("h.py", "    refresh()\n", "    redraw()\n") + "\nThat is all.\n"
+    feed = AnswerFeed(LiveAnswer(twins_locator()))
+    feed.feed(lone)
+    (twin,) = feed.blocks()
+    assert twin not in feed.verdicts  # waiting: the page shows it pending
+    feed.close()
+    assert feed.verdicts[twin].code.value == "ambiguous"
+
+
+def test_the_workbench_shows_a_waiting_block_without_a_verdict_until_the_last_copy_settles_it() -> None:
+    from itertools import count
+
+    from editblocks.web.live_round import LiveRound
+
+    shown = LiveRound(LiveAnswer(twins_locator()), count(1).__next__)
+    middle = TWINS.index("Meanwhile")
+    shown.feed(TWINS[:middle])
+    assert shown.slots() == []  # the first copy ended, and waits: no verdict on the page
+    shown.feed(TWINS[middle:])
+    shown.close()
+    assert [(slot.line, slot.result.status) for slot in shown.slots() if slot.result] == [
+        (3, Status.APPLIED), (14, Status.APPLIED), (25, Status.APPLIED)]
+
+
+def test_the_terminal_view_says_a_block_waits_for_identical_blocks() -> None:
+    import io
+
+    from rich.console import Console
+
+    from editblocks.ask.display import PlainView
+
+    buffer = io.StringIO()
+    view = PlainView(Console(file=buffer, width=200, color_system=None))
+    live = LiveAnswer(twins_locator())
+    view.chunk(TWINS, live.feed(TWINS))
+    view.chunk("", live.close())
+    shown = buffer.getvalue()
+    assert ("… h.py  block at line 3  the old text occurs at lines 3 and 8: waiting for 1 more identical block, one "
+            "for each place (else it is ambiguous)") in shown
+    assert shown.count("✓ h.py:") == 2
 
 
 class InterruptingView(QuietView):

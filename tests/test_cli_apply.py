@@ -476,3 +476,43 @@ def test_undo_refuses_when_the_file_was_edited_since(runner, tmp_path, project):
     assert result.exit_code == 1
     assert (project / "app/config.py").read_bytes() == b"# my own later work\n"
     assert (project / "app/urls.py").exists()  # all or nothing
+
+
+# --- answers cut off, answers without blocks (issues 24 and 30) -------------------------------------------------
+
+CUT = diff_edit("app/config.py", ("DEBUG = False\n", "DEBUG = True\n")) + "app/views.py\n```python\n"
+
+
+@pytest.mark.parametrize("ending", ["<<<<<<< SEARCH\n    return 'home'\n=======\n    return 'wel",
+                                    "<<<<<<< SEARCH\n    return 'ho", "<<<<<<< SEA", "<<<<<<<"])
+def test_apply_on_an_answer_cut_off_mid_block_exits_1_and_applies_the_complete_blocks(runner, tmp_path, project,
+                                                                                     ending):
+    result = invoke(runner, "apply", response_file(tmp_path, CUT + ending), "--root", str(project))
+    assert result.exit_code == 1, result.output
+    assert "cut off" in result.output or "not closed" in result.output
+    assert (project / "app/config.py").read_text() == "DEBUG = True\nPORT = 8000\n"
+    checked = invoke(runner, "check", response_file(tmp_path, CUT + ending, "again.md"))
+    assert checked.exit_code == 1
+
+
+def test_an_answer_without_blocks_names_the_formats_looked_for(runner, tmp_path, project):
+    garbage = response_file(tmp_path, "Sure! I updated the config for you.\n")
+    before = tree_state(project)
+    for command in (["apply", garbage, "--root", str(project)], ["parse", garbage], ["check", garbage]):
+        result = invoke(runner, *command)
+        assert result.exit_code == 1
+        assert "no edit blocks found: looked for every format (" in result.output.replace("\n", " ")
+        assert "cline, roo, zed," in result.output.replace("\n", " ")
+        assert "editblocks formats" in result.output
+    asked = invoke(runner, "apply", garbage, "--root", str(project), "--format", "zed")
+    assert "no edit blocks found in the zed format" in asked.output
+    assert tree_state(project) == before
+
+
+def test_an_empty_search_on_an_existing_file_says_how_to_append(runner, tmp_path, project):
+    answer = diff_edit("app/config.py", ("", "LOG_LEVEL = 'info'\n"))
+    result = invoke(runner, "apply", response_file(tmp_path, answer), "--root", str(project), "--json")
+    [item] = as_json(result)["results"]
+    assert result.exit_code == 1 and item["code"] == "file-exists"
+    assert "to add lines at its end, quote its last line (`PORT = 8000`)" in item["reason"]
+    assert (project / "app/config.py").read_text() == PROJECT["app/config.py"]

@@ -108,7 +108,8 @@ def test_check_reports_validation_problems(runner, tmp_path):
     assert "has no separator" in bad.output and "Mismatched SEARCH/REPLACE: 1 SEARCH vs 1 REPLACE" not in bad.output
     nothing = runner.invoke(main, ["check", write(tmp_path, "No edits here.", "none.md"), "--json"])
     assert nothing.exit_code == 1
-    assert json.loads(nothing.output)["diagnostics"][0]["message"] == "no edit blocks found"
+    message = json.loads(nothing.output)["diagnostics"][0]["message"]
+    assert message.startswith("no edit blocks found: looked for every format (diff,") and "`editblocks formats`" in message
 
 
 def test_formats_lists_every_format_with_an_example(runner):

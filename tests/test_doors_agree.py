@@ -1,13 +1,16 @@
 """Every door gives the same verdicts, exit status and feedback for the same answer and the same options.
 
-The doors: `editblocks apply --json` (and its `--feedback` file), `ToolHandler`, the MCP server through the
-official SDK's client (launch options), the review page's HTTP API, the `ask` live view against a local
-endpoint, the workbench asking the same endpoint, and `eval`. The answers include the ones on which the doors used to disagree: a `--strict` run (the
-tool handler had no such option), the `abort` policy (the live view reported blocks as applied that apply then
-skipped), a guillemet file skipped after a failure (the live view's reason left out the line), and a V4A section
-whose move is refused (the live view planned its hunk alone and applied it) or made (it reported a deletion and a
-creation where apply reports a rename). The workbench keeps the blocks that apply until Apply, so its feedback is
-that of a session that holds them (it asks only for the failed blocks).
+The doors: `editblocks apply --json` (and its `--feedback` file), `ToolHandler`, the MCP server through the official
+SDK's client (launch options), the review page's HTTP API, the `ask` live view against a local endpoint, the
+workbench asking the same endpoint, and `eval`. The answers include the ones on which the doors used to disagree: a
+`--strict` run (the tool handler had no such option), the `abort` policy (the live view reported blocks as applied
+that apply then skipped), a guillemet file skipped after a failure (the live view's reason left out the line), and a
+V4A section whose move is refused (the live view planned its hunk alone and applied it) or made (it reported a
+deletion and a creation where apply reports a rename). And answers whose verdicts need more than the block:
+identical blocks for the places their old text occurs (the first waits, with no verdict shown, until the last
+arrives), one such block alone (ambiguous when the answer ends, or, under skip-file, when another block of its file
+comes), and one block at places that all give the same file. The workbench keeps the blocks that apply until Apply,
+so its feedback is that of a session that holds them (it asks only for the failed blocks).
 """
 
 from __future__ import annotations
@@ -32,10 +35,10 @@ from editblocks.ask.outcome import AskOptions
 from editblocks.ask.rounds import ask
 from editblocks.cli import main
 from editblocks.eval.evaluate import PASSING, evaluate_cases, summarize
-from editblocks.model import ApplyResult, EditResult, Format, ResultCode, Status
+from editblocks.model import ApplyResult, EditBlock, EditResult, Format, ResultCode, Status
 from editblocks.parsing.stream import parse
 from editblocks.service import ApplyOptions, EditSession
-from editblocks.service.live import BlockLocated
+from editblocks.service.live import BlockLocated, BlockWaiting, BlockWithdrawn
 from editblocks.tools import ToolHandler
 from editblocks.web import ReviewServer, ReviewState
 from editblocks.web.chat import ModelSettings
@@ -49,6 +52,9 @@ FILES = {
     "util.py": "def double(x):\n    return x * 2\n",
     "old.py": "x = 1\ny = 2\n",
     "taken.py": "z = 3\n",
+    "handlers.py": "def on_save(event):\n    log(event)\n    refresh()\n\n\ndef on_load(event):\n    log(event)\n"
+                   "    refresh()\n",
+    "flow.py": "if ok:\n    go()\nelse:\n    stop()\nelse:\n    stop()\nrest()\n",
 }
 
 
@@ -72,6 +78,15 @@ ANSWERS = {
                      "*** Add File: new.py\n+made = True\n*** End Patch\n"),
     "move": (Format.V4A, "*** Begin Patch\n*** Update File: old.py\n*** Move to: fresh.py\n@@\n x = 1\n-y = 2\n+y = 20\n"
              "*** End Patch\n"),
+    "twins": (Format.DIFF, search_replace("handlers.py", "    refresh()\n", "    redraw()\n")
+              + search_replace("app.py", "PORT = 8000\n", "PORT = 8080\n")
+              + search_replace("handlers.py", "def on_load(event):\n", "def on_open(event):\n")
+              + search_replace("handlers.py", "    refresh()\n", "    redraw()\n")),
+    "lone-twin": (Format.DIFF, search_replace("handlers.py", "    refresh()\n", "    redraw()\n")
+                  + search_replace("util.py", "    return x * 2\n", "    return x + x\n")),
+    "lone-twin-skip-file": (Format.GUILLEMET, guillemet("handlers.py", "    refresh()\n", "    redraw()\n")
+                            + guillemet("handlers.py", "def on_load(event):\n", "def on_open(event):\n")),
+    "same-file": (Format.DIFF, search_replace("flow.py", "else:\n    stop()\n", "")),
 }
 OPTIONS = {
     "default": ApplyOptions(),
@@ -105,14 +120,27 @@ def json_verdicts(results: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
 
 
 class Recorder(QuietView):
-    """The `ask` live view, remembering each block's verdict as it was shown."""
+    """The `ask` live view, remembering each block's verdict as it was shown, in answer order; a verdict once
+    shown is never replaced (only a withdrawn block loses it), and a waiting block shows none."""
 
     def __init__(self) -> None:
-        self.shown: list[tuple[str, str, str]] = []
+        self.verdicts: dict[EditBlock, tuple[str, str, str] | None] = {}
+        self.waited: list[EditBlock] = []
 
     def chunk(self, text: str, events: list[Any]) -> None:
-        self.shown += [(e.result.status.value, e.result.code.value, e.result.reason) for e in events
-                       if isinstance(e, BlockLocated)]
+        for event in events:
+            if isinstance(event, BlockWaiting):
+                assert self.verdicts.setdefault(event.block) is None
+                self.waited.append(event.block)
+            elif isinstance(event, BlockLocated):
+                assert self.verdicts.get(event.block) is None, "a verdict shown was contradicted"
+                self.verdicts[event.block] = (event.result.status.value, event.result.code.value, event.result.reason)
+            elif isinstance(event, BlockWithdrawn):
+                del self.verdicts[event.block]
+
+    @property
+    def shown(self) -> list[tuple[str, str, str] | None]:
+        return list(self.verdicts.values())
 
 
 @pytest.fixture(scope="module")
@@ -189,6 +217,7 @@ def test_every_door_gives_the_same_verdicts_status_and_feedback(
         # and a block shown applied before a later block for its file failed is held once the answer is whole
         assert [shown for shown, (_, code, _) in zip(recorder.shown, expected, strict=True) if code != "held"] == [
             verdict for verdict in expected if verdict[1] != "held"]
+    assert bool(recorder.waited) == answer_name.startswith(("twins", "lone-twin"))
     assert (first.feedback or "") == feedback
     assert (outcome.exit_code == 0) == (cli.exit_code == 0)
 

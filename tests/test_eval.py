@@ -27,7 +27,7 @@ from editblocks.eval.replay import import_commit
 CASES = Path(__file__).parent / "cases"
 THEMES = ("formats", "cases-md", "realistic", "mistakes", "v4a", "udiff", "whole")
 FORMAT_FOLDERS = ("diff", "diff-fenced", "editor-diff", "editor-diff-fenced", "search-replace", "anchored",
-                  "guillemet", "auto")
+                  "guillemet", "original-updated", "cline", "roo", "zed", "auto")
 CASE_NAMES = [name for _, name in find_cases([CASES])]
 
 

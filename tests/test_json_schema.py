@@ -26,6 +26,7 @@ from editblocks.cli import main
 from editblocks.eval.evaluate import Verdict, find_cases
 from editblocks.locate.types import Rung
 from editblocks.model import BlockKind, Format, ResultCode, Severity, Status
+from editblocks.plan.guards import CONTENT_REFUSALS
 from editblocks.report.schema import OUTPUT_NAMES, SCHEMA_FILE, output_schema
 from editblocks.report.serialize import SCHEMA_VERSION, apply_json, check_json, error_json, parse_json
 from editblocks.workspace.paths import RefusalCode
@@ -359,7 +360,7 @@ def test_schema_enums_follow_the_code() -> None:
     assert _enum("status") == {s.value for s in Status}
     assert _enum("code") == {r.value for r in ResultCode} - {""}
     assert _enum("strategy") == {r.value for r in Rung} | {"create", "whole", "delete", "move", "mode"}
-    assert _enum("refusal") == {c.value for c in RefusalCode}
+    assert _enum("refusal") == {c.value for c in RefusalCode} | set(CONTENT_REFUSALS)
     assert _enum("verdict") == {v.value for v in Verdict}
     assert _enum("parse", "properties", "format") == {f.value for f in Format}
     assert _enum("block", "properties", "format") == {f.value for f in Format} - {"auto"}

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from editblocks import BlockKind, EditBlock, Format, StreamParser, parse, render
 from editblocks.model import FRONT_END_FORMATS
-from editblocks.parsing.markers import STARTS, classify
+from editblocks.parsing.markers import STARTS, classify, classify_tag
 
 SPECIAL_LINES = [
     "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "<<<<<<< NEW_FILE", ">>>>>>> NEW_FILE", "<<<<<<< EDIT",
@@ -113,7 +113,8 @@ def test_parse_of_render_gives_the_block_back(block):
     result = parse(text, format=block.format)
     assert [replace(b, line=1) for b in result.blocks] == [block]
     assert not [d for d in result.diagnostics if d.severity.value == "error"]
-    marker = classify(text.split("\n")[result.blocks[0].line - 1])
+    start_line = text.split("\n")[result.blocks[0].line - 1]
+    marker = classify(start_line) or classify_tag(start_line)
     assert marker is not None and marker.kind in STARTS
 
 
@@ -125,7 +126,8 @@ def test_auto_detection_reads_rendered_blocks(block):
     assert (parsed.path, parsed.leading, parsed.old, parsed.new, parsed.trailing) == (
         block.path, block.leading, block.old, block.new, block.trailing,
     )
-    expected = {Format.EDITOR_DIFF: Format.DIFF, Format.EDITOR_DIFF_FENCED: Format.DIFF_FENCED}.get(block.format, block.format)
+    expected = {Format.EDITOR_DIFF: Format.DIFF, Format.EDITOR_DIFF_FENCED: Format.DIFF_FENCED,
+                Format.ORIGINAL_UPDATED: Format.DIFF}.get(block.format, block.format)
     assert parsed.format is expected
 
 

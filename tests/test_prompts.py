@@ -43,17 +43,25 @@ UPDATE_SNAPSHOTS = os.environ.get("EDITBLOCKS_UPDATE_SNAPSHOTS") == "1"
 
 FENCES = {"3-backticks": ("```", "```"), "4-backticks": ("````", "````"), "xml": ("<source>", "</source>")}
 EDITOR_OF = {"editor-diff": "diff", "editor-diff-fenced": "diff-fenced"}
+READ_AS = {**EDITOR_OF, "original-updated": "diff"}
+"""What `auto` reports for an answer in these formats (it cannot know about editor variants; aider's first markers
+read as diff)."""
 MARKER_FORMATS = tuple(fmt for fmt in PROMPT_FORMATS if Format(fmt) not in FRONT_END_FORMATS)
 """The formats of marker blocks; the front-ends' prompts are tested in test_frontend_prompts.py."""
 
 
 def layout(fmt: str) -> str:
-    """The format an answer is written in, which `auto` detects (it cannot know about editor variants)."""
+    """The format an answer is written in (editor variants are written as their base format)."""
     return EDITOR_OF.get(fmt, fmt)
 
 
 def shape(fmt: str) -> str:
     return {"anchored": "anchored", "guillemet": "guillemet"}.get(layout(fmt), "search")
+
+
+def markers_of(fmt: str) -> str:
+    """Which markers a prompt uses: those of its shape, or Zed's tags."""
+    return "zed" if fmt == "zed" else shape(fmt)
 
 
 # --- the example exchanges: files before, intended blocks, files after --------------------------------------------
@@ -216,7 +224,7 @@ def test_example_answers_parse_into_the_intended_blocks_and_apply_cleanly(fmt, f
     for number, answer in answers(fmt, fence, editor).items():
         exchange = EXCHANGES[number]
         intended = exchange.blocks[shape(fmt)]
-        for parse_as, detected in ((fmt, fmt), ("auto", layout(fmt))):
+        for parse_as, detected in ((fmt, fmt), ("auto", READ_AS.get(fmt, fmt))):
             parsed = parse(answer, parse_as, fence=fence)
             assert parsed.diagnostics == (), (number, parse_as, parsed.diagnostics)
             assert [as_tuple(b) for b in parsed.blocks] == intended, (number, parse_as)
@@ -246,6 +254,7 @@ FOREIGN = {
     "anchored": ["<<<<<<< SEARCH", ">>>>>>> REPLACE", "NEW_FILE", "### File:",
                  "««« EDIT", "═══════ REPL", "»»» EDIT END"],
     "guillemet": ["<<<<<<<", ">>>>>>>", "-------", "SEARCH", "NEW_FILE", "### File:"],
+    "zed": ["<<<<<<<", ">>>>>>>", "««« EDIT", "SEARCH", "REPLACE", "NEW_FILE", "### File:"],
 }
 
 
@@ -253,7 +262,7 @@ FOREIGN = {
 @pytest.mark.parametrize("fmt", MARKER_FORMATS)
 def test_a_prompt_never_mentions_another_formats_markers(fmt, editor):
     text = all_texts(fmt, editor=editor)
-    foreign = FOREIGN[shape(fmt)] + ([] if layout(fmt) == "search-replace" else ["NEW_FILE", "### File:"])
+    foreign = FOREIGN[markers_of(fmt)] + ([] if layout(fmt) == "search-replace" else ["NEW_FILE", "### File:"])
     assert [marker for marker in foreign if marker in text] == []
 
 
@@ -309,9 +318,12 @@ def test_every_prompt_states_the_operations_and_rules(fmt, editor):
         assert needed in prompt, needed
     where = {"diff": "right before the opening fence", "diff-fenced": "on the line right after the opening fence",
              "search-replace": "right before the opening fence", "anchored": "right before the start marker",
-             "guillemet": "right before the start marker"}[layout(fmt)]
+             "guillemet": "right before the start marker", "original-updated": "right before the opening fence",
+             "cline": "inside the `<path>` element", "roo": "inside the `<path>` element",
+             "zed": "right before `<edits>`"}[layout(fmt)]
     assert where in prompt
-    assert ("9-character markers" in prompt) is (fmt != "guillemet")
+    assert ("9-character markers" in prompt) is (fmt not in ("guillemet", "roo", "zed"))
+    assert ("backslash in front" in prompt) is (fmt == "roo")
     assert "$" not in prompt + reminder(fmt, editor=editor)
 
 

@@ -39,13 +39,18 @@ class Format(StrEnum):
     SEARCH_REPLACE = "search-replace"
     ANCHORED = "anchored"
     GUILLEMET = "guillemet"
+    ORIGINAL_UPDATED = "original-updated"
+    CLINE = "cline"
+    ROO = "roo"
+    ZED = "zed"
     V4A = "v4a"
     UDIFF = "udiff"
     WHOLE = "whole"
 
 
 SEARCH_REPLACE_FAMILY = frozenset(
-    {Format.DIFF, Format.DIFF_FENCED, Format.EDITOR_DIFF, Format.EDITOR_DIFF_FENCED, Format.SEARCH_REPLACE}
+    {Format.DIFF, Format.DIFF_FENCED, Format.EDITOR_DIFF, Format.EDITOR_DIFF_FENCED, Format.SEARCH_REPLACE,
+     Format.ORIGINAL_UPDATED, Format.CLINE, Format.ROO}
 )
 EXACT_ONLY_FORMATS = frozenset({Format.ANCHORED, Format.GUILLEMET})
 FRONT_END_FORMATS = frozenset({Format.V4A, Format.UDIFF, Format.WHOLE})

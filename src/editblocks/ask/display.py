@@ -33,7 +33,7 @@ from editblocks.model import (
     counted,
 )
 from editblocks.report.diffs import render_diff
-from editblocks.service.live import BlockLocated, BlockWithdrawn, LiveEvent
+from editblocks.service.live import BlockLocated, BlockWaiting, BlockWithdrawn, LiveEvent
 from editblocks.text.diff import printable
 
 REFRESHES_PER_SECOND = 12
@@ -68,6 +68,17 @@ def verdict_line(result: EditResult) -> Text:
     return text
 
 
+def waiting_line(event: BlockWaiting) -> Text:
+    """`… src/app.py  block at line 5  the old text occurs at lines 3 and 8: waiting for 1 more identical block…`."""
+    lines = event.result.candidates
+    where = ", ".join(map(str, lines[:-1])) + f" and {lines[-1]}"
+    text = Text.assemble(("…", "yellow"), " ", (printable(event.result.path), "cyan"),
+                         (f"  block at line {event.block.line}  ", "dim"))
+    text.append(f"the old text occurs at lines {where}: waiting for {counted(event.awaiting, 'more identical block')}"
+                ", one for each place (else it is ambiguous)")
+    return text
+
+
 class PlainView:
     """Progress as plain lines (no terminal, a log, CI): the answer's prose, each verdict and note, the reports."""
 
@@ -87,7 +98,7 @@ class PlainView:
             elif isinstance(event, BlockStarted):
                 self._release()
                 self._in_block = True
-            elif isinstance(event, BlockLocated | BlockWithdrawn):
+            elif isinstance(event, BlockLocated | BlockWaiting | BlockWithdrawn):
                 self._console.print(event_line(event))
                 self._release()
             else:
@@ -168,7 +179,7 @@ class LiveView(PlainView):
                 self._open, self._open_lines = (event.path or "(no path yet)", event.line), 0
             elif isinstance(event, BlockProgress):
                 self._open_lines += event.added.count("\n")
-            elif isinstance(event, BlockLocated | BlockWithdrawn):
+            elif isinstance(event, BlockLocated | BlockWaiting | BlockWithdrawn):
                 self._open = None
         super().chunk(text, events)
 
@@ -218,13 +229,16 @@ def round_report(result: ApplyResult, *, state: str) -> RenderableType:
 
 
 @overload
-def event_line(event: BlockLocated | BlockWithdrawn) -> Text: ...
+def event_line(event: BlockLocated | BlockWaiting | BlockWithdrawn) -> Text: ...
 @overload
 def event_line(event: LiveEvent) -> Text | None: ...
 def event_line(event: LiveEvent) -> Text | None:
-    """The line an event of the answer gets of its own: a verdict, a withdrawal, a diagnostic, a shell suggestion."""
+    """The line an event of the answer gets of its own: a verdict, a wait for identical blocks, a withdrawal, a
+    diagnostic, a shell suggestion."""
     if isinstance(event, BlockLocated):
         return verdict_line(event.result)
+    if isinstance(event, BlockWaiting):
+        return waiting_line(event)
     if isinstance(event, BlockWithdrawn):
         return Text(f"✗ block at line {event.block.line} withdrawn: a marker line inside it cut it short",
                     style="bold red")

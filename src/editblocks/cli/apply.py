@@ -32,7 +32,7 @@ from editblocks.cli.shared import (
     root_option,
     workspace_error,
 )
-from editblocks.model import ApplyResult, ParseResult, counted
+from editblocks.model import ApplyResult, Diagnostic, Format, ParseResult, counted
 
 if TYPE_CHECKING:
     from editblocks.service.options import ApplyOptions
@@ -58,27 +58,35 @@ def _run(session: EditSession, parsed: ParseResult, *, dry_run: bool) -> ApplyRe
         raise workspace_error(error) from None
 
 
-def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_run: bool, format: str) -> None:
+def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_run: bool, format_: Format) -> None:
     if as_json:
         from editblocks.report.serialize import apply_json
 
         emit_json(apply_json(result))
         return
-    from editblocks.report.outcome_text import no_blocks_message
+    from editblocks.parsing.catalog import no_blocks_message
 
+    message = None if result.results else no_blocks_message(format_)
+    if message is not None:
+        result = replace(result, diagnostics=_without(result.diagnostics, message))
     if draws_plain():
         from editblocks.report.outcome_text import plain_apply_report
 
         plain = plain_apply_report(result, show_diffs=show_diffs, dry_run=dry_run)
         if plain is not None:
-            sys.stdout.write(("" if result.results else no_blocks_message(format) + "\n") + plain)
+            sys.stdout.write(("" if message is None else message + "\n") + plain)
             return
     from editblocks.report.display import apply_report
 
     out = console()
-    if not result.results:
-        out.print(no_blocks_message(format), markup=False)
+    if message is not None:
+        out.print(message, markup=False)
     out.print(apply_report(result, show_diffs=show_diffs, dry_run=dry_run))
+
+
+def _without(diagnostics: tuple[Diagnostic, ...], message: str) -> tuple[Diagnostic, ...]:
+    """The diagnostics but ``message``, which is printed on a line of its own (a table would wrap it)."""
+    return tuple(diagnostic for diagnostic in diagnostics if diagnostic.message != message)
 
 
 @click.command("check", cls=JsonAwareCommand)
@@ -100,7 +108,7 @@ def check_command(response: str, root: str | None, max_bytes: int, as_json: bool
 
         result = _run(session, validation.result, dry_run=True)
         result = replace(result, diagnostics=without_restated_warnings(validation.diagnostics, result.results))
-        _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True, format=options.format)
+        _print_apply(result, as_json=as_json, show_diffs=False, dry_run=True, format_=options.format)
         sys.exit(EXIT_OK if validation.ok and session.exit_status(result) == EXIT_OK else EXIT_FAILED)
     if as_json:
         from editblocks.report.serialize import check_json
@@ -109,14 +117,16 @@ def check_command(response: str, root: str | None, max_bytes: int, as_json: bool
                                       validation.result.shell, validation.diagnostics), ok=validation.ok)
         emit_json(data)
     else:
+        from editblocks.parsing.catalog import no_blocks_message
         from editblocks.report.display import diagnostics_table
-        from editblocks.report.outcome_text import no_blocks_message
 
         out = console()
-        if validation.diagnostics:
-            out.print(diagnostics_table(validation.diagnostics))
+        message = no_blocks_message(options.format)
+        shown = _without(validation.diagnostics, message)
+        if shown:
+            out.print(diagnostics_table(shown))
         if not validation.result.blocks:
-            out.print(no_blocks_message(options.format), markup=False)
+            out.print(message, markup=False)
         count = len(validation.result.blocks)
         verdict = "ok" if validation.ok else "problems found"
         out.print(f"{count} block{'s' if count != 1 else ''}: {verdict}")
@@ -206,7 +216,7 @@ def apply_command(response: str, root: str | None, dry_run: bool, show_diffs: bo
         _print_events(result, exit_code)
     else:
         _print_apply(result, as_json=as_json, show_diffs=show_diffs or dry_run, dry_run=dry_run,
-                     format=options.format)
+                     format_=options.format)
     for note in notes if not machine else ():
         console().print(note, markup=False)
     for failure in failures if machine else ():

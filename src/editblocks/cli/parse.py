@@ -34,8 +34,8 @@ def parse_command(response: str, format_: str, max_bytes: int, as_json: bool) ->
 
         emit_json(parse_json(result))
     else:
+        from editblocks.parsing.catalog import no_blocks_message
         from editblocks.report.display import parse_report
-        from editblocks.report.outcome_text import no_blocks_message
 
         console().print(parse_report(result))
         if not result.blocks:

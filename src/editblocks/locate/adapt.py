@@ -21,7 +21,8 @@ from editblocks.locate.normalize import (
     render_indent,
     typographic_characters,
 )
-from editblocks.locate.types import Found, Rung
+from editblocks.locate.types import FOLDING_RUNGS, Found, Rung
+from editblocks.locate.typography import with_file_typography
 from editblocks.locate.view import FileView, Match
 
 
@@ -77,6 +78,11 @@ def adapted(
             if file_index is not None:
                 new_lines[replace_start + step] = view.lines[file_index]
                 sources[replace_start + step] = file_index
+    if rung in FOLDING_RUNGS and view.has_typography:
+        quoted = [(line, view.lines[index]) for line, index in zip(search, file_index_of_search) if index is not None]
+        searched, actual = [line for line, _ in quoted], [line for _, line in quoted]
+        new_lines = [with_file_typography(line, searched, actual) if source is None else line
+                     for line, source in zip(new_lines, sources)]
     return Found(start, end, tuple(new_lines), tuple(sources), rung, similarity)
 
 

@@ -29,14 +29,17 @@ def is_elision_line(line: str) -> bool:
 
 _COMMENT_MARKS = re.compile(r"^(?:#+|//+|/\*+|\*+|<!--|--|\{/\*)|(?:\*+/|-->|\*/\})$")
 _LAZY_WORDING = re.compile(
-    r"\b(?:existing|remaining|unchanged|rest of (?:the )?(?:file|code|implementation|class|module|function)s?"
-    r"|(?:same )?as before)\b"
+    r"\b(?:existing|remaining|unchanged|rest of (?:the )?(?:file|code|implementation|class|module|function"
+    r"|method)s?|(?:same )?as before)\b"
 )
 _OMITTED_THING = re.compile(
     r"\b(?:code|file|implementation|content|contents|methods|functions|unchanged|as before)\b"
 )
 _LAZY_MAX_WORDS = 8
 """Longer comments are explanations that happen to use these words, not a stand-in for code."""
+_BRACKETS = {"(": ")", "[": "]", "{": "}"}
+_PROSE = re.compile(r"[A-Za-z \t.,:;\u2026]+")
+"""What a bracketed placeholder holds: words and dots only (`(existing-code x)` is Lisp, not a placeholder)."""
 
 
 def is_lazy_comment(line: str) -> bool:
@@ -48,7 +51,24 @@ def is_lazy_comment(line: str) -> bool:
     text = line.strip()
     if not text.startswith(_COMMENT_STARTS):
         return False
-    words = _COMMENT_MARKS.sub("", text).strip(" ()[]:.,;-").lower()
+    return _says_left_out(_COMMENT_MARKS.sub("", text))
+
+
+def is_placeholder(line: str) -> bool:
+    """Whether ``line`` stands for code left out: an elision line, a short comment saying so, or such words in
+    brackets (`(rest of methods ...)`, `[... existing code ...]`)."""
+    if is_elision_line(line) or is_lazy_comment(line):
+        return True
+    text = line.strip()
+    if len(text) < 3 or _BRACKETS.get(text[0]) != text[-1]:
+        return False
+    inner = text[1:-1]
+    return _PROSE.fullmatch(inner) is not None and _says_left_out(inner.replace("\u2026", " ").replace(".", " "))
+
+
+def _says_left_out(text: str) -> bool:
+    """Whether a few words say that code was left out (`existing code`, `rest of the file`, `as before`)."""
+    words = text.strip(" ()[]:.,;-").lower()
     if not words or len(words.split()) > _LAZY_MAX_WORDS:
         return False
     lazy = _LAZY_WORDING.search(words)

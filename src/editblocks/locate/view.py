@@ -320,7 +320,10 @@ def uniform_shift(window: Sequence[str], search: Sequence[str], fold: bool) -> t
     """The constant indentation shift (columns, tab width) from ``search`` to ``window``, if there is one.
 
     Tab widths 4, 8 and 2 are tried in turn; the first one under which every
-    non-blank line moves by the same number of columns explains the match.
+    non-blank line moves by the same number of columns explains the match,
+    unless a later one explains it with no shift at all: tabs against spaces
+    that line up at some width are the same indentation, and shifting them by
+    another width's guess would re-indent lines that were right.
     """
     if fold:
         window, search = [fold_typography(line) for line in window], [fold_typography(line) for line in search]
@@ -330,10 +333,14 @@ def uniform_shift(window: Sequence[str], search: Sequence[str], fold: bool) -> t
         if not is_blank(searched)
     ]
     tab_widths = TAB_WIDTHS if any("\t" in a + s for a, s in indents) else TAB_WIDTHS[:1]
+    explained: tuple[int, int] | None = None
     for tab_width in tab_widths:
         shifts = {
             indent_columns(actual, tab_width) - indent_columns(searched, tab_width) for actual, searched in indents
         }
         if len(shifts) <= 1:
-            return (shifts.pop() if shifts else 0), tab_width
-    return None
+            shift = shifts.pop() if shifts else 0
+            if shift == 0:
+                return 0, tab_width
+            explained = explained or (shift, tab_width)
+    return explained

@@ -30,9 +30,12 @@ from editblocks.parsing.markers import (
     GUILLEMET_KINDS,
     STANDARD_RUN,
     STARTS,
+    TAG_KINDS,
     Marker,
     MarkerKind,
     block_candidate_lines,
+    line_hint_of,
+    tag_candidate_lines,
 )
 from editblocks.parsing.sections import NOTHING_HELD, Cut, Divider, OpenBlock, dedent, split_sections
 from editblocks.parsing.values import edit_block, no_op_warning
@@ -40,6 +43,7 @@ from editblocks.parsing.values import edit_block, no_op_warning
 FORMAT_STARTS: dict[Format, frozenset[MarkerKind]] = {
     Format.ANCHORED: frozenset({MarkerKind.ANCHORED_START}),
     Format.GUILLEMET: frozenset({MarkerKind.GUILLEMET_START}),
+    Format.ZED: frozenset({MarkerKind.OLD_TEXT_START}),
     **{fmt: frozenset({MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START}) for fmt in SEARCH_REPLACE_FAMILY},
     Format.AUTO: STARTS,
 }
@@ -48,18 +52,21 @@ _ENDS: dict[MarkerKind, frozenset[MarkerKind]] = {
     MarkerKind.NEW_FILE_START: frozenset({MarkerKind.NEW_FILE_END, MarkerKind.REPLACE_END}),
     MarkerKind.ANCHORED_START: frozenset({MarkerKind.BARE_END, MarkerKind.REPLACE_END}),
     MarkerKind.GUILLEMET_START: frozenset({MarkerKind.GUILLEMET_END}),
+    MarkerKind.OLD_TEXT_START: frozenset({MarkerKind.NEW_TEXT_END}),
 }
 _PROPER_END = {
     MarkerKind.SEARCH_START: MarkerKind.REPLACE_END,
     MarkerKind.NEW_FILE_START: MarkerKind.NEW_FILE_END,
     MarkerKind.ANCHORED_START: MarkerKind.BARE_END,
     MarkerKind.GUILLEMET_START: MarkerKind.GUILLEMET_END,
+    MarkerKind.OLD_TEXT_START: MarkerKind.NEW_TEXT_END,
 }
 _DIVIDERS: dict[MarkerKind, frozenset[MarkerKind]] = {
     MarkerKind.SEARCH_START: frozenset({MarkerKind.SEPARATOR}),
     MarkerKind.NEW_FILE_START: frozenset(),
     MarkerKind.ANCHORED_START: frozenset({MarkerKind.DASH, MarkerKind.SEPARATOR}),
     MarkerKind.GUILLEMET_START: frozenset({MarkerKind.GUILLEMET_SEPARATOR}),
+    MarkerKind.OLD_TEXT_START: frozenset({MarkerKind.OLD_TEXT_END, MarkerKind.NEW_TEXT_START}),
 }
 _SEARCH_START, _NEW_FILE_START = MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START  # read per block, kept at hand
 _LOOK_ALIKES = frozenset({MarkerKind.SEPARATOR, MarkerKind.LONG_SEPARATOR})
@@ -87,10 +94,11 @@ _STRAY_MESSAGE = {kind: f"{text} without a block start before it" for kind, text
 """Built once: an answer of a million stray end markers then holds one message, not a million copies."""
 
 
-_Held = tuple[EditBlock, bool, int]
+_Held = tuple[EditBlock, bool, int, int]
 """A completed block kept back until the next block starts or the response ends, whether it interrupted the block
-before it, and the line it ended at. A stray end marker right after it shows its text held a marker line that cut
-it short; it is then withdrawn instead of half-applied. (A plain tuple: one is made per block.)"""
+before it, the line it ended at, and how many fences had been opened when it ended. A stray end marker right after
+it shows its text held a marker line that cut it short; it is then withdrawn instead of half-applied. (A plain
+tuple: one is made per block.)"""
 
 
 class BlockAssembler:
@@ -112,6 +120,8 @@ class BlockAssembler:
         self._held: _Held | None = None
         self._strict_allowed = True
         self.rereading = False  # set by the parser while it reads text again; no block then ends early
+        self.fences_opened = 0  # fences opened outside blocks so far (the outside-lines part counts them)
+        self._headless_at: int | None = None  # a stray `=======` after the held block, in a fence opened since
         self.blocks: list[EditBlock] = []
         self.starts_seen: dict[MarkerKind, int] = {}  # plain dicts: a parser is made per answer, a Counter costs more
         self.ends_seen: dict[MarkerKind, int] = {}
@@ -121,7 +131,9 @@ class BlockAssembler:
         """The block that has ended but is held back one step (a stray marker next would withdraw it)."""
         return self._held[0] if self._held is not None else None
 
-    def open(self, marker: Marker, number: int, line: str, interrupting: bool = False) -> None:
+    def open(self, marker: Marker, number: int, line: str, interrupting: bool = False, conflict: bool = False) -> None:
+        """Open a block at its start marker; ``conflict``: the marker is `<<<<<<< HEAD`, which also starts a git
+        conflict (the block is held back whole until its end shows which it is)."""
         if self._held is not None:
             self._confirm_held()
         kind, length = marker.kind, marker.length
@@ -134,8 +146,13 @@ class BlockAssembler:
             candidates = block_candidate_lines(len(indent)) if indent else _UNINDENTED_CANDIDATES
         else:
             indent, candidates = "", _UNINDENTED_CANDIDATES
-        self.block = OpenBlock(kind, number, length, strict, path, fmt, hint, indent, candidates,
-                               self._structure[kind], interrupting)
+        tags = kind is MarkerKind.OLD_TEXT_START
+        self.block = OpenBlock(kind, number, length, strict, path, fmt, hint, indent,
+                               tag_candidate_lines(len(indent)) if tags else candidates, self._structure[kind],
+                               interrupting, tags=tags, conflict=conflict,
+                               line_hint=line_hint_of(line) if tags or "line=" in line else None)
+        if conflict:
+            self.block.held_from = 0  # a git conflict is read again as text: none of it is reported as a block
         if marker.irregular:
             self._warn(number, f"marker accepted despite {marker.irregular}")
         if self._sink.enabled:
@@ -232,15 +249,44 @@ class BlockAssembler:
         self._complete(block, second.line, 0)
         return "\n" + tail, second.line
 
-    def stray(self, marker: Marker, number: int) -> None:
+    def stray(self, marker: Marker, number: int, in_fence: bool = False) -> None:
         """A divider or end marker outside any block: counted for the balance check, and either evidence that the
-        held block was cut short or a marker without a start."""
+        held block was cut short, part of a later block that lost its start marker, or a marker without a start.
+        ``in_fence``: the marker stands inside a fence."""
         kind = marker.kind
         if kind in _STRAY_AT_TOP and _STARTED_BY[kind] in self.starts:
             started_by = _STARTED_BY[kind]
             self.ends_seen[started_by] = self.ends_seen.get(started_by, 0) + 1
-        if not self._withdraw_if_cut_short(marker, number) and kind in _STRAY_AT_TOP:
+        held = self._held
+        if (kind is MarkerKind.SEPARATOR and in_fence and held is not None and self._headless_at is None
+                and self.fences_opened > held[3] and held[0].format is not Format.GUILLEMET):
+            self._headless_at = number  # decided by what follows: an end marker makes it a block without a start
+            return
+        if self._headless_at is not None and held is not None and kind in _STRAY_AT_TOP:
+            self._headless(self._headless_at)
+        elif self._withdraw_if_cut_short(marker, number):
+            return
+        if kind in _STRAY_AT_TOP:
             self._warn(number, _STRAY_MESSAGE[kind])
+
+    def _headless(self, separator: int) -> None:
+        """A `=======` in a fence opened after the held block ended, then an end marker: the held block is complete
+        (its fence was closed and a new one opened), and those markers belong to a later block that lost its start
+        marker. The held block is kept, the later one reported."""
+        self._confirm_held()
+        self._error(separator, f"the `=======` at line {separator} has no `<<<<<<< SEARCH` before it: the block it "
+                               "belongs to lost its start marker, so nothing of it is applied; send that block "
+                               "again, starting with `<<<<<<< SEARCH`")
+
+    def abandon_conflict(self, block: OpenBlock, number: int, line: str) -> tuple[str, int]:
+        """A block opened by `<<<<<<< HEAD` met a `>>>>>>> branch` line: it is a git conflict, not an edit. It is
+        dropped (and not counted), and its lines up to this one are returned, to be read again as text after its
+        start line."""
+        self.block = None
+        self.starts_seen[block.start] -= 1
+        self._warn(block.line, f"`<<<<<<< HEAD` at line {block.line} starts a git conflict (line {number} ends it "
+                               f"with `{line.strip()[:40]}`), not an edit block; read as text")
+        return "\n" + block.text_after_start() + line + "\n", block.line
 
     def reopen_tolerant(self, block: OpenBlock) -> str:
         """A strict (8-9 character) block reached the end without its own end marker: the model mixed marker
@@ -263,14 +309,15 @@ class BlockAssembler:
 
     def _complete(self, block: OpenBlock, end_line: int, end_length: int) -> None:
         dividers = block.dividers
-        if block.start is _SEARCH_START and len(dividers) == 1:  # what `split_sections` does in the common case
+        if block.start is _SEARCH_START and len(dividers) == 1 and not block.look_alikes:
+            # what `split_sections` does in the common case
             body, index = block.body, dividers[0].index
             # Content between markers is one body slice, so each section is most often a single slice.
             old = body[0] if index == 1 else "".join(body[:index])
             new = body[index] if len(body) == index + 1 else "".join(body[index:])
             cut: Cut = ("", old, new, ""), (), dividers[0].length
         else:
-            split = split_sections(block, self._error, self._warn)
+            split = split_sections(block, self._error, self._warn, end_length)
             if split is None:
                 return
             cut = split
@@ -283,7 +330,7 @@ class BlockAssembler:
             leading, old, new, trailing = (dedent(part, block.indent) for part in sections)
             readings = tuple(Reading(dedent(r.old, block.indent), dedent(r.new, block.indent), r.note)
                              for r in readings)
-        literal = line_hint = None
+        literal, line_hint = None, block.line_hint
         start = block.start
         if start is _SEARCH_START:
             if separator != block.length or end_length and end_length != block.length:
@@ -295,7 +342,7 @@ class BlockAssembler:
                     self._error(block.line, f"block at line {block.line} {read}")
                     return
                 old, new = read.pairs[0]
-                literal, line_hint = read.literal, read.line_hint
+                literal, line_hint = read.literal, read.line_hint if read.line_hint is not None else line_hint
                 if readings:
                     readings = tuple(Reading(o, n, r.note) for (o, n), r in zip(read.pairs, readings))
         elif start is _NEW_FILE_START:
@@ -306,7 +353,7 @@ class BlockAssembler:
         path = resolve_known(block.path, self._known, creating=blank) if self._known else block.path
         edit = edit_block(path, leading, old, new, trailing, kind, block.format, block.line,
                           readings, literal, line_hint)
-        self._held = edit, block.interrupting, end_line
+        self._held = edit, block.interrupting, end_line, self.fences_opened
 
     def _warn_mixed_lengths(self, block: OpenBlock, separator: int, several: bool, end_length: int) -> None:
         """One marker-length rule: a SEARCH block whose separator or end has another length than its start is
@@ -326,6 +373,7 @@ class BlockAssembler:
 
     def _confirm_held(self) -> None:
         held = self._held
+        self._headless_at = None
         if held is None:
             return
         self._held = None
@@ -341,7 +389,7 @@ class BlockAssembler:
         marker line inside its text ended it early: report it and apply nothing of it."""
         if self._held is None:
             return False
-        edit, interrupting, end_line = self._held
+        edit, interrupting, end_line, _ = self._held
         if edit.format is Format.GUILLEMET and marker.kind not in GUILLEMET_KINDS:
             return False
         kind = marker.kind
@@ -349,6 +397,7 @@ class BlockAssembler:
         if not evidence and not (interrupting and kind in (MarkerKind.SEPARATOR, MarkerKind.DASH)):
             return False
         self._held = None
+        self._headless_at = None
         line = edit.line
         self._error(line, f"block at line {line} was cut short: it ended at line {end_line}, but a stray "
                           f"marker follows at line {number}, so its text holds marker-like lines. Nothing of it is "
@@ -382,10 +431,10 @@ def _ends_block_text(tail: str, interrupted: bool) -> bool:
 def _structure(start: MarkerKind, starts: frozenset[MarkerKind]) -> frozenset[MarkerKind]:
     """The marker kinds that are structure inside a block opened by ``start`` (the others are its content):
     another block's start (which interrupts it), its own ends and dividers, and only of its own family
-    (chevrons or guillemets)."""
-    guillemet = start is MarkerKind.GUILLEMET_START
+    (chevrons, guillemets or Zed's tags)."""
+    guillemet, tags = start is MarkerKind.GUILLEMET_START, start is MarkerKind.OLD_TEXT_START
     kinds = starts | _ENDS[start] | _DIVIDERS[start]
-    return frozenset(kind for kind in kinds if (kind in GUILLEMET_KINDS) == guillemet)
+    return frozenset(kind for kind in kinds if (kind in GUILLEMET_KINDS) == guillemet and (kind in TAG_KINDS) == tags)
 
 
 _UNINDENTED_CANDIDATES = block_candidate_lines(0)

@@ -30,6 +30,14 @@ _SUMMARIES = {
                      ">>>>>>>",
     Format.GUILLEMET: "path, ««« EDIT, old section, ═══════ REPL, new section, »»» EDIT END; "
                       "the shared first lines are the anchor",
+    Format.ORIGINAL_UPDATED: "aider's first markers: like diff, with <<<<<<< ORIGINAL (or <<<<<<< HEAD) and "
+                             ">>>>>>> UPDATED (or >>>>>>> updated); auto reads them as diff",
+    Format.CLINE: "Cline's replace_in_file tool call: <path> and <diff> elements around ------- SEARCH / ======= / "
+                  "+++++++ REPLACE blocks (auto detects it)",
+    Format.ROO: "Roo Code's apply_diff tool call: <path> and <diff> (or <args><file>…<content>) around SEARCH/REPLACE "
+                "blocks with :start_line: hints (auto detects it)",
+    Format.ZED: "Zed's edits: the path, then <edits> with <old_text> … </old_text> <new_text> … </new_text> pairs "
+                "(<old_text line=N> hints the line; auto detects it)",
     Format.V4A: "OpenAI's apply_patch: *** Begin Patch, Add/Update/Delete File (and Move to), hunks with @@ anchor "
                 "lines and ' '/-/+ lines, *** End Patch (auto detects it)",
     Format.UDIFF: "a unified diff (git diff, diff -u, or hunks with bare @@ ... @@): --- a/path, +++ b/path, hunks "
@@ -61,3 +69,14 @@ def _example(fmt: Format) -> str:
 
 
 CATALOG: tuple[FormatInfo, ...] = tuple(FormatInfo(fmt, _SUMMARIES[fmt], _example(fmt)) for fmt in _SUMMARIES)
+
+
+def no_blocks_message(format: Format | str = Format.AUTO) -> str:
+    """Say which formats were looked for, so an answer in an unexpected shape (or a wrong --format) is easy to
+    tell apart from an answer that holds no edit at all."""
+    fmt = Format(format)
+    if fmt is Format.AUTO:
+        names = ", ".join(info.format.value for info in CATALOG)
+        return f"no edit blocks found: looked for every format ({names}); `editblocks formats` shows each"
+    return (f"no edit blocks found in the {fmt.value} format; --format auto tries every format, and "
+            "`editblocks formats` shows each")

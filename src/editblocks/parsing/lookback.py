@@ -22,6 +22,7 @@ from editblocks.parsing.filenames import (
     resolve_known,
 )
 from editblocks.parsing.markers import MarkerKind
+from editblocks.parsing.wrappers import WRAPPER_FORMATS, is_wrapper_line, path_element, wrapper_tag
 
 LOOKBACK_LINES = 6
 _PATH_CACHE_LIMIT = 256
@@ -31,6 +32,7 @@ _SHARED_PATH_CACHE: dict[str, PathLine | None] = {}
 _UNREAD = PathLine("", False)  # a line not in the cache yet
 _SHARED_FENCE_CACHE: dict[str, PathLine | None] = {}
 _SEARCH_START = MarkerKind.SEARCH_START
+_OLD_TEXT_START = MarkerKind.OLD_TEXT_START
 
 
 class PathLookback:
@@ -48,6 +50,7 @@ class PathLookback:
         self._fence_cache = _SHARED_FENCE_CACHE if known is None else {}
         self._last_path: str | None = None
         self._last_format: Format = Format.DIFF
+        self.wrapper: Format | None = None  # the dialect of the tool call's XML the parser is in, if any
 
     def path_for_block(self, start: MarkerKind) -> PathChoice:
         """The path of the block that ``start`` opens; the lines looked back over are used up."""
@@ -78,14 +81,15 @@ class PathLookback:
                     pieces = [last] if last and not last.isspace() else lines.rsplit("\n", left)[-left:]
                 for line in reversed(pieces):
                     stripped = line.strip()
-                    if not stripped:
+                    if not stripped or is_wrapper_line(stripped):
                         continue
                     found = self._path_cache.get(stripped, _UNREAD)
                     if found is _UNREAD:
                         found = self._path_line(stripped)
                     if found is not None:
                         style = Format.DIFF if crossed_fence or not self.inside_fence else Format.DIFF_FENCED
-                        if start is _SEARCH_START and not found.labelled and self._format is Format.AUTO:
+                        if (start is _SEARCH_START and not found.labelled and self._format is Format.AUTO
+                                and self.wrapper is None):
                             fmt = style  # what `_block_format` says, in the common case
                         else:
                             fmt = self._block_format(start, style, found.labelled)
@@ -97,11 +101,18 @@ class PathLookback:
                 break
         return self._carry_over(start, "")
 
+    def wrapper_line(self, stripped: str) -> None:
+        """A line outside blocks that starts with `<`: an agent's XML wrapper around blocks opens or closes."""
+        tag = wrapper_tag(stripped)
+        if tag is not None and tag[0] in WRAPPER_FORMATS:
+            self.wrapper = None if tag[1] else WRAPPER_FORMATS[tag[0]]
+
     def _path_line(self, stripped: str) -> PathLine | None:
         """Read a path line and cache its reading: models repeat the same path line before many blocks."""
         if len(self._path_cache) >= _PATH_CACHE_LIMIT:
             self._path_cache.clear()
-        found = self._path_cache[stripped] = path_from_line(stripped, self._known)
+        element = path_element(stripped) if stripped[:1] == "<" else None
+        found = self._path_cache[stripped] = path_from_line(element if element is not None else stripped, self._known)
         return found
 
     def _fence_path(self, info: str) -> PathLine | None:
@@ -118,6 +129,10 @@ class PathLookback:
             return Format.ANCHORED
         if start is MarkerKind.GUILLEMET_START:
             return Format.GUILLEMET
+        if start is MarkerKind.OLD_TEXT_START:
+            return Format.ZED
+        if start is _SEARCH_START and self.wrapper in (Format.CLINE, Format.ROO):
+            return self.wrapper
         if start is MarkerKind.NEW_FILE_START or labelled:
             return Format.SEARCH_REPLACE
         return style
@@ -134,7 +149,8 @@ class PathLookback:
                 return None, self._format, (f" (the line before it mentions {shown}: put the path alone on its own "
                                             "line)")
         if previous is None:
-            return None, self._block_format(start, Format.DIFF, False), ""
+            hint = " (put the file's path alone on the line before `<edits>`)" if start is _OLD_TEXT_START else ""
+            return None, self._block_format(start, Format.DIFF, False), hint
         fmt = self._last_format if self._format is Format.AUTO else self._format
         if self._format is Format.AUTO and start is not MarkerKind.SEARCH_START:
             fmt = self._block_format(start, fmt, False)

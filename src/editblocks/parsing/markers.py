@@ -38,12 +38,20 @@ class MarkerKind(StrEnum):
     NEW_FILE_END = "new-file end"
     BARE_END = "bare end"
     GUILLEMET_END = "guillemet end"
+    OLD_TEXT_START = "old_text start"  # Zed's edits: `<old_text>` … `</old_text>` `<new_text>` … `</new_text>`
+    OLD_TEXT_END = "old_text end"
+    NEW_TEXT_START = "new_text start"
+    NEW_TEXT_END = "new_text end"
 
 
 STARTS = frozenset(
-    {MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START, MarkerKind.ANCHORED_START, MarkerKind.GUILLEMET_START}
+    {MarkerKind.SEARCH_START, MarkerKind.NEW_FILE_START, MarkerKind.ANCHORED_START, MarkerKind.GUILLEMET_START,
+     MarkerKind.OLD_TEXT_START}
 )
 GUILLEMET_KINDS = frozenset({MarkerKind.GUILLEMET_START, MarkerKind.GUILLEMET_SEPARATOR, MarkerKind.GUILLEMET_END})
+TAG_KINDS = frozenset(
+    {MarkerKind.OLD_TEXT_START, MarkerKind.OLD_TEXT_END, MarkerKind.NEW_TEXT_START, MarkerKind.NEW_TEXT_END}
+)
 
 # The first character of every line that could be a marker or a fence; the
 # parser's hot loop tests only this before doing any real work on a line.
@@ -88,6 +96,14 @@ def block_candidate_lines(indent_width: int) -> re.Pattern[str]:
     dialect = "[" + re.escape("".join(sorted(DIALECT_FIRST_CHARS))) + "]"
     return re.compile("\n" + indent + "(?:" + _run_of_three(_MARKER_RUN_CHARS) + "|" + dialect + ")")
 
+@lru_cache(maxsize=32)
+def tag_candidate_lines(indent_width: int) -> re.Pattern[str]:
+    """Inside a Zed edit, the start of a line that could be one of its tags, after at most the edit's own
+    indentation: its text is otherwise free (marker lines included)."""
+    indent = f"[ \t]{{0,{indent_width}}}" if indent_width else ""
+    return re.compile("\n" + indent + "</?(?:old|new)_text\\b")
+
+
 _KEYWORDS: dict[str, dict[str, MarkerKind]] = {
     "<": {
         "SEARCH": MarkerKind.SEARCH_START,
@@ -99,6 +115,7 @@ _KEYWORDS: dict[str, dict[str, MarkerKind]] = {
     ">": {
         "REPLACE": MarkerKind.REPLACE_END,
         "UPDATED": MarkerKind.REPLACE_END,
+        "updated": MarkerKind.REPLACE_END,  # aider's first blocks: `<<<<<<< HEAD` … `>>>>>>> updated`
         "NEW_FILE": MarkerKind.NEW_FILE_END,
         "NEW FILE": MarkerKind.NEW_FILE_END,
         "EDIT": MarkerKind.BARE_END,
@@ -168,6 +185,8 @@ def _classify(line: str, short_run: int) -> Marker | None:
     if keywords is None:
         return None
     keyword = rest.strip()
+    if char == "<" and _LINE_HINT.fullmatch(keyword):  # Zed's `<<<<<<< SEARCH line=42`
+        return Marker(MarkerKind.SEARCH_START, run) if MIN_RUN <= run <= MAX_RUN and rest[0] == " " else None
     stray_lt = keyword.endswith("<")
     word = (keyword[:-1] if stray_lt else keyword).rstrip(">").strip()
     kind = keywords.get(word) or keywords.get(word.upper())
@@ -190,6 +209,53 @@ def _irregularity(char: str, run: int, rest: str, word: str, stray_lt: bool) -> 
     if stray_lt:
         notes.append("a stray `<` after the keyword")
     return "; ".join(notes)
+
+
+_LINE_HINT = re.compile(r'SEARCH\s+line="?(\d{1,9})"?')
+_TAG = re.compile(r'<(/?)(old_text|new_text)(?:\s+line="?(\d{1,9})"?)?\s*>')
+_TAG_KINDS = {("", "old_text"): MarkerKind.OLD_TEXT_START, ("/", "old_text"): MarkerKind.OLD_TEXT_END,
+              ("", "new_text"): MarkerKind.NEW_TEXT_START, ("/", "new_text"): MarkerKind.NEW_TEXT_END}
+_CONFLICT_START = re.compile(r"<{5,9} HEAD")
+
+
+def line_hint_of(line: str) -> int | None:
+    """The line number a start marker names (`<<<<<<< SEARCH line=42`, `<old_text line=42>`), if any."""
+    found = _LINE_HINT.search(line) or _TAG.search(line)
+    number = found.group(found.lastindex or 0) if found is not None else None
+    return int(number) if number is not None and number.isdigit() else None
+
+
+def classify_tag(line: str) -> Marker | None:
+    """The Zed edit tag this whole line is (`<old_text>`, `<old_text line=12>`, `</old_text>`, `<new_text>`,
+    `</new_text>`), or None."""
+    found = _TAG.fullmatch(line.strip())
+    return Marker(_TAG_KINDS[found.group(1), found.group(2)], 1) if found is not None else None
+
+
+def is_conflict_start(line: str) -> bool:
+    """`<<<<<<< HEAD`, the start marker of aider's first edit blocks and of a git conflict alike."""
+    return _CONFLICT_START.fullmatch(line.strip()) is not None
+
+
+_START_WORDS = ("SEARCH", "ORIGINAL", "NEW_FILE", "EDIT", "HEAD")
+
+
+def cut_start_marker(line: str) -> bool:
+    """Whether the last, unterminated line of an answer is a start marker cut off before its end (`<<<<<<< SEA`,
+    `<<<<<<<`, `<old_te`): the model stopped where a block began."""
+    text = line.strip()
+    if text.startswith("<o"):
+        return "<old_text".startswith(text)
+    char = text[:1]
+    if char not in ("<", "-"):
+        return False
+    run = len(text) - len(text.lstrip(char))
+    rest = text[run:]
+    if not MIN_RUN <= run <= MAX_RUN:
+        return False
+    if not rest:
+        return char == "<"
+    return rest[0] == " " and any(word.startswith(rest[1:]) for word in _START_WORDS) and classify(text) is None
 
 
 def near_marker(line: str) -> str | None:

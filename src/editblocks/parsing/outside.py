@@ -15,7 +15,17 @@ from editblocks.parsing.assemble import BlockAssembler
 from editblocks.parsing.events import EventSink
 from editblocks.parsing.fences import Fence, inline_commands, open_fence, open_fence_short, shell_commands
 from editblocks.parsing.lookback import PathLookback
-from editblocks.parsing.markers import CACHED_LINE_CHARS, STARTS, MarkerKind, classify, classify_short, near_marker
+from editblocks.parsing.markers import (
+    CACHED_LINE_CHARS,
+    STARTS,
+    Marker,
+    MarkerKind,
+    classify,
+    classify_short,
+    classify_tag,
+    is_conflict_start,
+    near_marker,
+)
 
 _THINK_OPEN = ("<think>", "<thinking>", "<think ", "<thinking ")
 _THINK_CLOSE = ("</think>", "</thinking>")
@@ -36,6 +46,8 @@ class OutsideLines:
         text_events: bool,
     ) -> None:
         self._format = format
+        # `<<<<<<< HEAD` starts aider's first edit blocks, read under auto and their own format only
+        self._conflicts = format in (Format.AUTO, Format.ORIGINAL_UPDATED)
         self._custom_fence = custom_fence
         self._starts = starts
         self._sink = sink
@@ -89,16 +101,23 @@ class OutsideLines:
                 self.plain_line(line, number)
             return
         marker = classify_short(line, 0) if len(line) <= CACHED_LINE_CHARS else classify(line)
+        conflict = False
+        if marker is None and stripped[:1] == "<":
+            marker = classify_tag(stripped)
+            if marker is None and self._conflicts and not self._assembler.rereading and is_conflict_start(stripped):
+                marker, conflict = Marker(MarkerKind.SEARCH_START, len(stripped) - len(stripped.lstrip("<"))), True
+            if marker is None:
+                self._lookback.wrapper_line(stripped)
         if marker is not None:
             if marker.kind in self._starts:
                 self.shell_lines = None  # a shell-tagged fence holding an edit block is an edit, not commands
-                self._assembler.open(marker, number, line)
+                self._assembler.open(marker, number, line, conflict=conflict)
                 return
             if marker.kind in STARTS:
                 self._sink.warn(number, f"{marker.kind.value} marker ignored: the response format is "
                                 f"{self._format.value}")
             else:
-                self._assembler.stray(marker, number)
+                self._assembler.stray(marker, number, self.fence is not None)
         if self.fence_line(line, stripped, number):
             return
         if self.fence is None and stripped.lower().startswith(_THINK_OPEN):
@@ -137,6 +156,7 @@ class OutsideLines:
             if fence is None:
                 self.fence = looks_like
                 self.shell_lines = [] if looks_like.is_shell else None
+                self._assembler.fences_opened += 1
             info = looks_like.info
         self.recent.append((line, info))
         self._lookback.inside_fence = self.fence is not None

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from editblocks.model import FRONT_END_FORMATS, BlockKind, EditBlock, Format
 from editblocks.parsing.filenames import path_from_line
-from editblocks.parsing.markers import MAX_RUN, STANDARD_RUN, Marker, MarkerKind, classify
+from editblocks.parsing.markers import MAX_RUN, STANDARD_RUN, Marker, MarkerKind, classify, classify_tag
 
 _LANGUAGES = {
     "py": "python", "js": "javascript", "jsx": "jsx", "ts": "typescript", "tsx": "tsx", "md": "markdown",
@@ -43,11 +43,20 @@ def render(block: EditBlock, fence: tuple[str, str] = ("```", "```")) -> str:
                     new=_whole_lines(block.new), trailing=_whole_lines(block.trailing))
     if block.format is Format.GUILLEMET:
         return _guillemet(block)
+    if block.format is Format.ZED:
+        return _zed(block)
     run = _marker_length(block)
     if block.format is Format.ANCHORED:
         return _anchored(block, run)
     if block.format is Format.SEARCH_REPLACE:
         return _path_line(block.path, "### File: ") + "\n" + _search_replace_body(block, run)
+    if block.format is Format.CLINE:
+        return (f"<replace_in_file>\n<path>{_path_line(block.path)}</path>\n<diff>\n{'-' * run} SEARCH\n{block.old}"
+                f"{'=' * run}\n{block.new}{'+' * run} REPLACE\n</diff>\n</replace_in_file>\n")
+    if block.format is Format.ROO:
+        hint = f":start_line:{block.line_hint}\n-------\n" if block.line_hint is not None else ""
+        return (f"<apply_diff>\n<path>{_path_line(block.path)}</path>\n<diff>\n{'<' * run} SEARCH\n{hint}{block.old}"
+                f"{'=' * run}\n{block.new}{'>' * run} REPLACE\n</diff>\n</apply_diff>\n")
     opening, closing = _fence_for(block, fence)
     body = _search_replace_body(block, run)
     if block.format in (Format.DIFF_FENCED, Format.EDITOR_DIFF_FENCED):
@@ -71,7 +80,17 @@ def _path_line(path: str, prefix: str = "") -> str:
 def _search_replace_body(block: EditBlock, run: int) -> str:
     if block.kind is BlockKind.CREATE and block.format is Format.SEARCH_REPLACE and not block.old:
         return f"{'<' * run} NEW_FILE\n{block.new}{'>' * run} NEW_FILE\n"
+    if block.format is Format.ORIGINAL_UPDATED:
+        return f"{'<' * run} ORIGINAL\n{block.old}{'=' * run}\n{block.new}{'>' * run} UPDATED\n"
     return f"{'<' * run} SEARCH\n{block.old}{'=' * run}\n{block.new}{'>' * run} REPLACE\n"
+
+
+def _zed(block: EditBlock) -> str:
+    if any(classify_tag(line) is not None for text in _texts(block) for line in text.split("\n")):
+        raise ValueError("a Zed edit cannot hold lines that are its own tags")
+    tag = f"<old_text line={block.line_hint}>" if block.line_hint is not None else "<old_text>"
+    return (f"{_path_line(block.path)}\n<edits>\n{tag}\n{block.old}</old_text>\n<new_text>\n{block.new}"
+            "</new_text>\n</edits>\n")
 
 
 def _anchored(block: EditBlock, run: int) -> str:

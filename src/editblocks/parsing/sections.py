@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from editblocks.model import Format, Reading, shared_line_prefix
+from editblocks.parsing.marker_guard import introduced_marker
 from editblocks.parsing.markers import MarkerKind
 
 ErrorSink = Callable[[int, str], None]
@@ -36,6 +37,7 @@ SECTION_NAMES: dict[MarkerKind, tuple[str, ...]] = {
     MarkerKind.NEW_FILE_START: ("new",),
     MarkerKind.ANCHORED_START: ("leading", "old", "new", "trailing"),
     MarkerKind.GUILLEMET_START: ("old", "new"),
+    MarkerKind.OLD_TEXT_START: ("old", "old", "new"),  # between `</old_text>` and `<new_text>`: blank lines only
 }
 
 
@@ -69,6 +71,9 @@ class OpenBlock:
     reported: int = 0  # body lines already sent as progress
     held_from: int = NOTHING_HELD  # body position from which progress waits for the block's end (see EventSink)
     dialect: bool = False  # a content line starts with `\` or `:` (maybe Roo's escaped markers or hints)
+    tags: bool = False  # Zed's edit: its structure is `</old_text>`, `<new_text>` and `</new_text>` lines
+    conflict: bool = False  # opened by `<<<<<<< HEAD`: a git conflict if a `>>>>>>> branch` line follows
+    line_hint: int | None = None  # the line its start marker names (`line=42`)
 
     def text_after_start(self) -> str:
         """The block's lines after its start marker, as written (content and dividers interleaved)."""
@@ -99,17 +104,20 @@ first one is the sections'); and the length of the separator it was cut at (0: n
 per block, on the parser's hot path."""
 
 
-def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut | None:
-    """Cut the block body at its dividers, or report why it cannot be cut unambiguously."""
+def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink, end_length: int = 0) -> Cut | None:
+    """Cut the block body at its dividers, or report why it cannot be cut unambiguously. ``end_length`` is the
+    length of the marker the block ended at (0: it ended otherwise)."""
     body, dividers, line = block.body, block.dividers, block.line
     start = block.start
     if start is _SEARCH_START:  # (the assembler cuts a SEARCH block with one separator itself, without this call)
-        return _split_search(block, error, warn)
+        return _split_search(block, error, warn, end_length)
     if start is MarkerKind.NEW_FILE_START:
         return ("", "", "".join(body), ""), (), 0
     if start is MarkerKind.ANCHORED_START:
         sections = _split_anchored(block, error)
         return (sections, (), 0) if sections is not None else None
+    if start is MarkerKind.OLD_TEXT_START:
+        return _split_tags(block, error)
     if len(dividers) == 1:
         index = dividers[0].index
         return _split_common_prefix("".join(body[:index]), "".join(body[index:])), (), 0
@@ -123,44 +131,92 @@ def split_sections(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut |
     return _split_common_prefix(*_around(block, chosen)), (), 0
 
 
-def _split_search(block: OpenBlock, error: ErrorSink, warn: ErrorSink) -> Cut | None:
-    """SEARCH/REPLACE: one separator, the one of the block's own length among several, or every reading."""
+def _split_tags(block: OpenBlock, error: ErrorSink) -> Cut | None:
+    """Zed's edit: the old text up to `</old_text>`, the new text from `<new_text>` on, nothing but blank lines
+    between the two."""
+    body, dividers, line = block.body, block.dividers, block.line
+    if [d.kind for d in dividers] != [MarkerKind.OLD_TEXT_END, MarkerKind.NEW_TEXT_START]:
+        error(line, f"edit at line {line} needs `</old_text>`, then `<new_text>`, then `</new_text>`, each once and "
+                    "on its own line")
+        return None
+    closing, opening = dividers
+    if "".join(body[closing.index : opening.index]).strip():
+        error(line, f"edit at line {line} has text between `</old_text>` and `<new_text>`; nothing of it is applied")
+        return None
+    return ("", "".join(body[: closing.index]), "".join(body[opening.index :]), ""), (), 0
+
+
+def _split_search(block: OpenBlock, error: ErrorSink, warn: ErrorSink, end_length: int) -> Cut | None:
+    """SEARCH/REPLACE: one separator, the one of the block's own length among several, or every reading that does
+    not write one of the block's marker lines into the file."""
     line = block.line
     candidates = block.dividers or [d for d in block.look_alikes if d.kind in _SEPARATOR_KINDS]
     if not candidates:
         error(line, f"block at line {line} has no separator")
         return None
-    if len(candidates) == 1:
-        old, new = _around(block, candidates[0])
-        return ("", old, new, ""), (), candidates[0].length
+    chosen = candidates[0] if len(candidates) == 1 else None
     same_length = [d for d in candidates if d.length == block.length]
-    if len(same_length) == 1 and block.dividers:
-        old, new = _around(block, same_length[0])
-        return ("", old, new, ""), (), block.length
+    if chosen is None and len(same_length) == 1 and block.dividers:
+        chosen = same_length[0]
+    if chosen is not None:
+        old, new = _around(block, chosen)
+        marker = marker_written(block, chosen, old, new, end_length)
+        if marker is not None:
+            error(line, f"block at line {line} would write the marker line `{marker}` into the file as text: its "
+                        f"markers have mixed lengths, so where it ends is unclear; nothing of it is applied. Write "
+                        f"every marker of a block with one length (9 characters, `<<<<<<<<< SEARCH`, `=========`, "
+                        f"`>>>>>>>>> REPLACE`, when its text holds marker-like lines)")
+            return None
+        return ("", old, new, ""), (), chosen.length
     if len(candidates) > MAX_READINGS:
         _too_many_separators(block, candidates, error)
         return None
-    readings = _readings(block, candidates)
+    cuts = _readings(block, candidates, end_length)
+    readings = [reading for reading, _ in cuts]
     where = _line_numbers(d.line for d in candidates)
+    if not readings:
+        error(line, f"block at line {line} has {len(candidates)} separator lines (lines {where}), and every way of "
+                    "reading it would write a marker line into the file as text; nothing of it is applied. If its "
+                    "text holds such lines, write it with 9-character markers (`<<<<<<<<< SEARCH`, `=========`, "
+                    "`>>>>>>>>> REPLACE`)")
+        return None
+    if len(cuts) == 1:
+        only, divider = cuts[0]
+        warn(line, f"block at line {line} has {len(candidates)} separator lines (lines {where}); read as "
+                   f"{only.note}, its only reading that does not write a marker line into the file")
+        return ("", only.old, only.new, ""), (), divider.length
     warn(line, f"block at line {line} has {len(candidates)} separator lines (lines {where}); each way of reading it "
                "is tried against the file, and only a reading whose old text the file holds is applied")
     first = readings[0]
     return ("", first.old, first.new, ""), tuple(readings), 0
 
 
-def _readings(block: OpenBlock, candidates: list[Divider]) -> list[Reading]:
-    """Every cut at one of ``candidates``; when the last of two separators stands right before the end marker, it
-    may also be a doubled end (aider reads the second `=======` as one), and a cut whose new text would be that
-    lone separator line is no reading at all."""
-    readings = [Reading(*_around(block, divider), f"the split at the separator on line {divider.line}")
-                for divider in candidates]
+def marker_written(block: OpenBlock, divider: Divider, old: str, new: str, end_length: int) -> str | None:
+    """The marker line of the block's own dialect that cutting it at ``divider`` would put into its new text
+    (and its old text does not hold there), if any. Every marker length is the dialect of a block with standard
+    markers, where only a reading of several separators can leave one in the text; a strict (8 or 9 character)
+    block's dialect is the lengths it used itself, so its shorter look-alike lines are text."""
+    if not block.strict:
+        return introduced_marker(old, new)
+    if not any(look.index > divider.index for look in block.look_alikes):
+        return None
+    return introduced_marker(old, new, {block.length, divider.length, end_length or block.length})
+
+
+def _readings(block: OpenBlock, candidates: list[Divider], end_length: int) -> list[tuple[Reading, Divider]]:
+    """Every cut at one of ``candidates`` that does not write a marker line into the file, with the separator it
+    is cut at; when the last of two separators stands right before the end marker, it may also be a doubled end
+    (aider reads the second `=======` as one)."""
+    cuts = [(Reading(*_around(block, divider), f"the split at the separator on line {divider.line}"), divider)
+            for divider in candidates]
     first, last = candidates[0], candidates[-1]
     if len(candidates) == 2 and block.dividers and last.index == len(block.body):
         between = "".join(block.body[first.index : last.index])
-        doubled = Reading(readings[0].old, between, f"the split at line {first.line} with the `=======` on line "
-                                                    f"{last.line} as a stray end")
-        readings = [doubled] + (readings[1:] if not between else readings)
-    return readings
+        doubled = Reading(cuts[0][0].old, between, f"the split at line {first.line} with the `=======` on line "
+                                                   f"{last.line} as a stray end")
+        cuts.insert(0, (doubled, first))
+    return [(reading, divider) for reading, divider in cuts
+            if marker_written(block, divider, reading.old, reading.new, end_length) is None]
 
 
 def _around(block: OpenBlock, chosen: Divider) -> tuple[str, str]:

@@ -79,6 +79,8 @@ from editblocks.parsing.markers import (
     candidate_lines,
     classify,
     classify_short,
+    classify_tag,
+    cut_start_marker,
 )
 from editblocks.parsing.outside import OutsideLines
 from editblocks.parsing.sections import section_bounds
@@ -220,6 +222,10 @@ class StreamParser:
                 self._sink.warn(1, "the response breaks its lines with bare CR characters; "
                                 "they were read as line breaks")
             self._process("\n" + (tail[:-1] if tail.endswith(("\r", "\n")) else tail) + "\n")
+            if self._assembler.block is None and cut_start_marker(tail):
+                self._sink.error(self._line_no, f"the response ends in the middle of a start marker "
+                                                f"(`{tail.strip()[:30]}`, line {self._line_no}): it was cut off, "
+                                                "and the block that line began is missing")
         block = self._assembler.block
         ended = self._assembler.end_at_look_alike_end(block) if block is not None else None
         if ended is not None:
@@ -349,9 +355,17 @@ class StreamParser:
                 number += 1
                 self._line_no = number
                 line = text[start:newline]
-                short_run = block.length if block.length < MIN_RUN else 0
-                marker = (classify_short if len(line) <= CACHED_LINE_CHARS else classify)(line, short_run)
+                if block.tags:
+                    marker = classify_tag(line)
+                else:
+                    short_run = block.length if block.length < MIN_RUN else 0
+                    marker = (classify_short if len(line) <= CACHED_LINE_CHARS else classify)(line, short_run)
                 if marker is None:
+                    if block.conflict and line[:1] == ">" and not assembler.rereading:
+                        # `>>>>>>> main` ends a git conflict: what followed `<<<<<<< HEAD` is text
+                        self._reread(*assembler.abandon_conflict(block, number, line))
+                        position = newline + 1
+                        continue
                     if line.lstrip()[:1] in DIALECT_FIRST_CHARS:
                         block.dialect = True
                     block.body.append(text[start : newline + 1])

@@ -11,6 +11,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from editblocks.model import Diagnostic, Format, HasDiagnostics, ParseResult, Severity
+from editblocks.parsing.catalog import no_blocks_message
 from editblocks.parsing.markers import MarkerKind
 from editblocks.parsing.stream import DEFAULT_FENCE, parsed_whole
 
@@ -27,6 +28,7 @@ class Validation(HasDiagnostics):
 
 _BALANCE_WORDS = {
     MarkerKind.SEARCH_START: ("SEARCH", "REPLACE"),
+    MarkerKind.OLD_TEXT_START: ("<old_text>", "</new_text>"),
     MarkerKind.NEW_FILE_START: ("NEW_FILE start", "NEW_FILE end"),
     MarkerKind.ANCHORED_START: ("EDIT", "end"),
     MarkerKind.GUILLEMET_START: ("EDIT", "EDIT END"),
@@ -50,6 +52,6 @@ def validate(
             message = f"Mismatched {start_word}/{end_word}: {starts} {start_word} vs {ends} {end_word}"
             found.append(Diagnostic(Severity.ERROR, first_line, message))
     if not result.blocks:
-        found.append(Diagnostic(Severity.ERROR, 1, "no edit blocks found"))
+        found.append(Diagnostic(Severity.ERROR, 1, no_blocks_message(format)))
     found.sort(key=lambda d: d.line)
     return Validation(tuple(found), result)

@@ -18,6 +18,7 @@ from editblocks.locate.line_numbers import strip_line_numbers
 from editblocks.locate.types import Ambiguous, Found, NotFound
 from editblocks.model import EditBlock, EditResult, Format, Reading, ResultCode, Status
 from editblocks.parsing.dialect import holds_escaped_markers
+from editblocks.plan.duplicates import same_file_everywhere
 from editblocks.plan.outcomes import already_applied, ambiguous, found, locate_in, locate_options, not_found, with_note
 from editblocks.plan.state import BOM, FileState, PlanOptions, lines_of, text_of
 from editblocks.text.document import Document
@@ -38,10 +39,14 @@ def create(block: EditBlock, state: FileState) -> EditResult:
         if _without_bom(existing.lines) == _without_bom(new_lines):
             return EditResult(block, Status.SKIPPED, f"already applied: {key} already has exactly this content",
                               ResultCode.ALREADY_APPLIED, 1, len(new_lines), "create", 1.0)
+        last = next((line for line in reversed(existing.lines) if line.strip()), "")
+        shown = last.strip() if len(last.strip()) <= 60 else last.strip()[:59] + "…"
         return EditResult(
             block, Status.FAILED,
-            f"cannot create {key}: it already exists and is not empty; to change it, quote the lines to replace "
-            "in the old text", ResultCode.FILE_EXISTS,
+            f"cannot create {key}: it already exists and is not empty, and an empty old text never replaces or "
+            f"appends to a file; to change it, quote the lines to replace in the old text; to add lines at its end, "
+            f"quote its last line (`{shown}`) in the old text and repeat it before the new lines",
+            ResultCode.FILE_EXISTS,
         )
     written = text if "\r\n" in text else "\n".join(new_lines) + "\n" if new_lines else ""
     state.fill(Document.new_file(written))  # a patch's CRLF lines keep their line breaks
@@ -84,6 +89,11 @@ def _edit_text(block: EditBlock, state: FileState, options: PlanOptions, lines: 
     if isinstance(outcome, Found):
         return found(block, state, outcome, note)
     if isinstance(outcome, Ambiguous):
+        first = same_file_everywhere(lines, search, replacement, outcome, locate_options(block, state, options))
+        if first is not None:
+            where = ", ".join(str(start + 1) for start in outcome.starts)
+            return found(block, state, first, f"the old text occurs at lines {where}, and editing any of them gives "
+                                              "the same file")
         return ambiguous(block, key, outcome, state, len(search))
     already = already_applied(block, lines, index, replacement, outcome.near_miss, state.buffer)
     if already is not None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from editblocks.locate.elision import is_elision_line, is_lazy_comment
+from editblocks.locate.elision import is_placeholder
 from editblocks.model import BlockKind, EditBlock, EditResult, Format, ResultCode, Status
 from editblocks.plan.edits import create
+from editblocks.plan.guards import EDIT_MARKER, EMPTY_CONTENT, PLACEHOLDER, introduced_marker, marker_reason
 from editblocks.plan.state import BOM, FileState, StateOf, lines_of
 from editblocks.text.document import Document
 
@@ -19,6 +20,10 @@ from editblocks.text.document import Document
 def add(block: EditBlock, state: FileState) -> EditResult:
     """A patch's new file: as any created file, but a refusal says how a patch changes an existing file. A diff may
     create it without a final line break, with CRLF line breaks, or executable."""
+    marker = introduced_marker([], lines_of(block.new))
+    if marker is not None:
+        return EditResult(block, Status.FAILED, marker_reason(marker, block.path), ResultCode.REFUSED,
+                          refusal=EDIT_MARKER)
     result = create(block, state)
     if result.status is Status.APPLIED:
         if block.scope is not None and block.scope.final_newline is False:
@@ -173,6 +178,10 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
     """The complete new content of a file: replaces it, or creates it; refused if it leaves code out."""
     new_lines = lines_of(block.new.removeprefix(BOM))
     buffer = state.buffer
+    marker = introduced_marker(buffer.lines if buffer is not None else [], new_lines)
+    if marker is not None:
+        return EditResult(block, Status.FAILED, marker_reason(marker, state.source.key), ResultCode.REFUSED,
+                          refusal=EDIT_MARKER)
     if buffer is None:
         state.fill(Document.new_file("".join(line + "\n" for line in new_lines)))
         return EditResult(block, Status.APPLIED, "", ResultCode.NONE, 1 if new_lines else None, len(new_lines) or None,
@@ -187,16 +196,17 @@ def whole(block: EditBlock, state: FileState) -> EditResult:
         return EditResult(
             block, Status.FAILED,
             f"refused: the new content of {state.source.key} is empty, and replacing the file would delete all of "
-            "it; send the complete file, or delete the file if that is meant", ResultCode.REFUSED)
+            "it; send the complete file, or delete the file if that is meant", ResultCode.REFUSED,
+            refusal=EMPTY_CONTENT)
     own = {line.strip() for line in current}
     elided = next((number for number, line in enumerate(new_lines, 1)
-                   if (is_elision_line(line) or is_lazy_comment(line)) and line.strip() not in own), None)
+                   if is_placeholder(line) and line.strip() not in own), None)
     if elided is not None:
         return EditResult(
             block, Status.FAILED,
             f"refused: line {elided} of the new content of {state.source.key} (`{new_lines[elided - 1].strip()}`) "
             "stands for code it leaves out, and replacing the file would delete that code; send the complete file, "
-            "or edit blocks that quote only the lines to change", ResultCode.REFUSED)
+            "or edit blocks that quote only the lines to change", ResultCode.REFUSED, refusal=PLACEHOLDER)
     state.splice(0, len(buffer.lines), new_lines, [None] * len(new_lines))
     return EditResult(block, Status.APPLIED, "replaced the whole file", ResultCode.NONE, 1, max(1, len(current)),
                       "whole", 1.0)

@@ -20,7 +20,15 @@ from editblocks.locate.types import (
     NotFound,
     Rung,
 )
-from editblocks.model import EXACT_ONLY_FORMATS, EditBlock, EditResult, ResultCode, Status, percent
+from editblocks.model import EXACT_ONLY_FORMATS, FRONT_END_FORMATS, EditBlock, EditResult, ResultCode, Status, percent
+from editblocks.plan.guards import (
+    EDIT_MARKER,
+    PLACEHOLDER,
+    introduced_marker,
+    introduced_placeholder,
+    marker_reason,
+    placeholder_reason,
+)
 from editblocks.plan.state import FileBuffer, FileState, PlanOptions, lines_of, span_words
 
 MIN_ALREADY_APPLIED_CHARS = 12
@@ -45,7 +53,7 @@ def locate_in(state: FileState, lines: list[str], search: list[str], replacement
 def found(block: EditBlock, state: FileState, where: Found, note: str = "", *, advances: bool = False,
           repeats: bool = True) -> EditResult:
     """The block applies at ``where`` (the splice recorded), unless it changes nothing or (with ``repeats``) its
-    new text already stands around the place (a re-sent insertion)."""
+    new text already stands at the place a tolerant rung matched, or around the place (a re-sent insertion)."""
     assert state.buffer is not None
     first, last = where.start + 1, max(where.start + 1, where.end)
     similarity = round(where.similarity, 4)
@@ -53,7 +61,15 @@ def found(block: EditBlock, state: FileState, where: Found, note: str = "", *, a
         return EditResult(block, Status.SKIPPED,
                           f"no change: the old and new text are identical ({span_words(where.start, where.end)})",
                           ResultCode.NO_OP, first, last, where.strategy.value, similarity)
-    there = _replacement_around(state.buffer.lines, where) if repeats else None
+    lines = state.buffer.lines
+    if repeats and where.strategy is not Rung.EXACT and _reads_as_new_text(lines, where, lines_of(block.replace)):
+        return EditResult(
+            block, Status.SKIPPED,
+            f"already applied: the file already has the new text at {span_words(where.start, where.end)}, where the "
+            "old text was matched (the two differ only in what the match ignores)",
+            ResultCode.ALREADY_APPLIED, first, last, where.strategy.value, similarity,
+        )
+    there = _replacement_around(lines, where) if repeats else None
     if there is not None:
         end = there + len(where.new_lines)
         return EditResult(
@@ -62,6 +78,11 @@ def found(block: EditBlock, state: FileState, where: Found, note: str = "", *, a
             "text; applying it again would repeat the added lines",
             ResultCode.ALREADY_APPLIED, there + 1, end, where.strategy.value, similarity,
         )
+    refused = refusal(block, state.source.key)
+    if refused:
+        code, why = refused
+        return EditResult(block, Status.FAILED, why, ResultCode.REFUSED, first, last, where.strategy.value,
+                          similarity, refusal=code)
     state.splice(where.start, where.end, where.new_lines, where.sources, advances=advances)
     reason = "; ".join(part for part in (note, _tolerance_note(where)) if part)
     return EditResult(block, Status.APPLIED, reason, ResultCode.NONE, first, last, where.strategy.value, similarity)
@@ -78,6 +99,26 @@ _TOLERANCE_NOTES = {
     Rung.ELISION: "matched piece by piece around `...` lines; the elided lines were kept",
     Rung.FUZZY: "matched approximately (fuzzy)",
 }
+
+
+def would_apply(block: EditBlock, state: FileState, where: Found) -> bool:
+    """Whether `found` would apply ``block`` at ``where`` (not a no-op, not already applied, not refused)."""
+    assert state.buffer is not None
+    lines = state.buffer.lines
+    return not (block.is_noop or where.strategy is not Rung.EXACT
+                and _reads_as_new_text(lines, where, lines_of(block.replace))
+                or _replacement_around(lines, where) is not None or refusal(block, state.source.key) is not None)
+
+
+def refusal(block: EditBlock, key: str) -> tuple[str, str] | None:
+    """Why the block's new text may not be written, if it may not (the refusal code and the reason): it leaves
+    code out, or (in a patch) holds another format's edit markers."""
+    old, new = lines_of(block.search), lines_of(block.replace)
+    placeholder = introduced_placeholder(old, new)
+    if placeholder is not None:
+        return PLACEHOLDER, placeholder_reason(*placeholder, key)
+    marker = introduced_marker(old, new) if block.format in FRONT_END_FORMATS else None
+    return (EDIT_MARKER, marker_reason(marker, key)) if marker is not None else None
 
 
 def _tolerance_note(where: Found) -> str:
@@ -104,6 +145,13 @@ def ambiguous(block: EditBlock, key: str, outcome: Ambiguous, state: FileState, 
         reason += f" (its line hint, line {block.line_hint}, points at {where})"
     return EditResult(block, Status.FAILED, reason, ResultCode.AMBIGUOUS, strategy=outcome.strategy.value,
                       candidates=tuple(lines))
+
+
+def _reads_as_new_text(lines: list[str], where: Found, replacement: list[str]) -> bool:
+    """Whether the place a tolerant rung matched already holds the new text: as the model wrote it, or as the rung
+    adapted it (then writing it would change nothing, or re-indent lines that are right)."""
+    return (list(where.new_lines) == lines[where.start : where.end]
+            or bool(replacement) and lines[where.start : where.start + len(replacement)] == replacement)
 
 
 def _replacement_around(lines: list[str], where: Found) -> int | None:

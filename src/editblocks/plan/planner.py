@@ -9,18 +9,30 @@ and what every changed file becomes. `plan_edits` is the batch call: a loop
 over the same three steps. Nothing is written here. With the default policy
 (`file`) a file with a failed block is not written at all (`policy`); with
 `abort` a single failure means the plan writes nothing.
+
+One verdict needs the blocks that follow: a block whose old text occurs N
+times may be the first of N identical blocks, one for each place
+(plan/duplicates.py). Such a block is accepted *waiting*: its verdict is
+the ambiguity it would be alone, unless the copies for the other places
+follow; the last copy edits every place and settles the earlier ones, and
+`plan` reports a block still waiting as ambiguous. A waiting block is not a
+failure until then, except that under `skip-file` another block of its file
+settles it first (so that block's fate never depends on blocks after it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import chain
 
 from editblocks.model import FRONT_END_FORMATS, BlockKind, EditBlock, EditResult, Policy, ResultCode, Status
 from editblocks.parsing.filenames import closest_paths
+from editblocks.plan.duplicates import TwinKey, twin_key, twin_places, twins_in_place
 from editblocks.plan.edits import create, edit
 from editblocks.plan.files import add, delete, move, moving_sections, section_result, set_mode, whole
 from editblocks.plan.hunks import scoped_edit
+from editblocks.plan.outcomes import locate_options
 from editblocks.plan.policy import held_files, held_result, hold_back
 from editblocks.plan.state import (
     Change,
@@ -38,12 +50,19 @@ from editblocks.text.document import Document
 
 @dataclass(frozen=True)
 class Decision:
-    """A block's verdict against the files as the accepted blocks left them, and the changes taking it makes."""
+    """A block's verdict against the files as the accepted blocks left them, and the changes taking it makes.
+
+    With ``awaiting``, the verdict is provisional: the block waits for that many more identical blocks, and
+    ``result`` is what it becomes if they do not come. ``settles`` are the final verdicts of earlier waiting
+    blocks that taking this one gives.
+    """
 
     result: EditResult
     changes: tuple[Change, ...] = ()
     section: EditBlock | None = field(default=None, compare=False)  # the move this hunk's section ends with
     generation: int = field(default=0, compare=False)
+    awaiting: int = 0
+    settles: tuple[EditResult, ...] = ()
 
 
 class Planner:
@@ -67,6 +86,8 @@ class Planner:
         self._failed_sections: dict[EditBlock, int] = {}  # move block -> line of its section's first failed hunk
         self._abort = False
         self._generation = 0
+        self._waiting: dict[tuple[str, TwinKey], list[int]] = {}
+        """Where the results of blocks waiting for identical copies are, by file key and the copies' identity."""
 
     @property
     def options(self) -> PlanOptions:
@@ -85,15 +106,25 @@ class Planner:
         self._pending.clear()
         state = self._state_of(block.path)
         source = self.source(block.path)
+        key = twin_key(block) if section is None else None
+        closed = self._closed_by(block, key, state)
+        failed_at = min([*([state.failed_at] if state.failed_at is not None else []),
+                         *(self._results[positions[0]].block.line for positions in closed)], default=None)
         result = section_result(block, section, self._failed_sections.get(block), state, self._state_of) \
-            or self._plan_block(block, state)
+            or self._plan_block(block, state, failed_at)
+        awaiting, settles = 0, tuple(self._results[position] for positions in closed for position in positions)
+        if key is not None and result.code is ResultCode.AMBIGUOUS:
+            result, awaiting, together = self._twins(block, key, state, result)
+            settles += together
         if not source.refusal:
             result = replace(result, file=source.key)
         changes = tuple(self._pending) if result.status is Status.APPLIED else ()
         self._pending.clear()
-        if changes and self._policy is Policy.FILE and state.failed_lines:
-            result = held_result(result, state.failed_lines)  # taken into the copy all the same
-        return Decision(result, changes, section, self._generation)
+        if self._policy is Policy.FILE and state.failed_lines:
+            if changes:
+                result = held_result(result, state.failed_lines)  # taken into the copy all the same
+            settles = tuple(held_result(r, state.failed_lines) if r.status is Status.APPLIED else r for r in settles)
+        return Decision(result, changes, section, self._generation, awaiting, settles)
 
     def accept(self, decision: Decision) -> None:
         """Take a decided block: the next block of its file meets the text it leaves, and the plan reports it.
@@ -107,26 +138,27 @@ class Planner:
             apply_change(change, self._state_of)
         result = decision.result
         self._results.append(result)
-        if result.status is not Status.FAILED:
+        if decision.settles:
+            self._settle(decision.settles)
+        if decision.awaiting:
+            self._waiting.setdefault(self._twins_key(result.block), []).append(len(self._results) - 1)
             return
-        block = result.block
-        if decision.section is not None:
-            self._failed_sections.setdefault(decision.section, block.line)
-        self._abort = self._abort or self._policy is Policy.ABORT
-        state = self._state_of(block.path)
-        if state.failed_at is None:
-            state.failed_at = block.line
-        state.failed_lines.append(block.line)
+        if result.status is Status.FAILED:
+            self._failed(result.block, decision.section)
+
+    def waiting(self) -> tuple[EditResult, ...]:
+        """The accepted blocks still waiting for identical blocks, each with the verdict `plan` gives it if none
+        follow (the old text is ambiguous)."""
+        return tuple(self._results[position] for position in sorted(chain.from_iterable(self._waiting.values())))
 
     def take(self, blocks: Sequence[EditBlock]) -> list[EditResult]:
-        """Decide and accept ``blocks`` in order (a whole answer, or the blocks a patch was read into)."""
+        """Decide and accept ``blocks`` in order (a whole answer, or the blocks a patch was read into); their
+        results (a block still waiting for identical blocks with the verdict `plan` would give it)."""
         sections = moving_sections(blocks)
-        results = []
+        start = len(self._results)
         for index, block in enumerate(blocks):
-            decision = self.decide(block, sections.get(index))
-            self.accept(decision)
-            results.append(decision.result)
-        return results
+            self.accept(self.decide(block, sections.get(index)))
+        return list(self._results[start:])
 
     @property
     def results(self) -> tuple[EditResult, ...]:
@@ -136,13 +168,14 @@ class Planner:
     def plan(self, waiting: Collection[str] = ()) -> Plan:
         """Every accepted block's result and every changed file. With the `file` policy a file with a failed block
         is not written (nor is a file in ``waiting``: it waits for a block of an earlier answer); with `abort`
-        and a failure, nothing is."""
+        and a failure, nothing is. A block still waiting for identical blocks is ambiguous."""
         plan = Plan(tuple(self._results), _changed_files(self._states))
-        if self._abort:
+        unsettled = self.waiting()
+        if self._abort or (self._policy is Policy.ABORT and unsettled):
             failed_lines = [r.block.line for r in self._results if r.status is Status.FAILED]
             return abort_plan(plan, f"block at line {failed_lines[0]} failed and the policy is abort")
         if self._policy is Policy.FILE:
-            return hold_back(plan, held_files(self._states, waiting))
+            return hold_back(plan, held_files(self._states, waiting, [(r.path, r.block.line) for r in unsettled]))
         return plan
 
     def _state_of(self, path: str) -> FileState:
@@ -154,14 +187,64 @@ class Planner:
         state.links.update(source.links)
         return state
 
-    def _plan_block(self, block: EditBlock, state: FileState) -> EditResult:
+    def _failed(self, block: EditBlock, section: EditBlock | None = None) -> None:
+        if section is not None:
+            self._failed_sections.setdefault(section, block.line)
+        self._abort = self._abort or self._policy is Policy.ABORT
+        state = self._state_of(block.path)
+        if state.failed_at is None:
+            state.failed_at = block.line
+        state.failed_lines.append(block.line)
+
+    def _twins_key(self, block: EditBlock) -> tuple[str, TwinKey]:
+        key = twin_key(block)
+        assert key is not None
+        return self.source(block.path).key, key
+
+    def _closed_by(self, block: EditBlock, key: TwinKey | None, state: FileState) -> list[list[int]]:
+        """The waiting blocks of ``block``'s file that it settles as ambiguous: under `skip-file`, a block that is
+        not their copy would be skipped if they fail, so they are decided first."""
+        if self._policy is not Policy.SKIP_FILE:
+            return []
+        return [positions for (file, shared), positions in self._waiting.items()
+                if file == state.source.key and shared != key]
+
+    def _twins(self, block: EditBlock, key: TwinKey, state: FileState,
+               alone: EditResult) -> tuple[EditResult, int, tuple[EditResult, ...]]:
+        """An ambiguous block that may be one of identical blocks, one for each place: its result, how many more
+        copies it waits for, and the final results of the earlier copies it settles."""
+        earlier = [self._results[position] for position in self._waiting.get((state.source.key, key), [])]
+        count = len(earlier) + 1
+        places = len(alone.candidates)
+        options = locate_options(block, state, self._options)
+        if places == count:
+            together = twins_in_place([result.block for result in earlier] + [block], state, options)
+            if together is not None:
+                return together[-1], 0, tuple(together[:-1])
+        elif places > count and twin_places(block, places, state, options) is not None:
+            return alone, places - count, ()
+        return alone, 0, tuple(earlier)  # the copies can no longer match the places: all ambiguous
+
+    def _settle(self, results: Sequence[EditResult]) -> None:
+        """Earlier waiting blocks get their final verdicts (the block accepted now completed or closed them)."""
+        settled = {result.block: result for result in results}
+        for key, positions in list(self._waiting.items()):
+            if self._results[positions[0]].block not in settled:
+                continue
+            del self._waiting[key]
+            for position in positions:
+                result = self._results[position] = settled[self._results[position].block]
+                if result.status is Status.FAILED:
+                    self._failed(result.block)
+
+    def _plan_block(self, block: EditBlock, state: FileState, failed_at: int | None) -> EditResult:
         options = self._options
         source = state.source
         if source.refusal:
             return EditResult(block, Status.FAILED, source.refusal, ResultCode.REFUSED, refusal=source.refusal_code)
-        if state.failed_at is not None and self._policy is Policy.SKIP_FILE:
+        if failed_at is not None and self._policy is Policy.SKIP_FILE:
             return EditResult(
-                block, Status.SKIPPED, f"skipped: an earlier block for {source.key} (line {state.failed_at}) failed",
+                block, Status.SKIPPED, f"skipped: an earlier block for {source.key} (line {failed_at}) failed",
                 ResultCode.SKIPPED_AFTER_FAILURE,
             )
         if block.kind is BlockKind.CREATE and block.format not in FRONT_END_FORMATS:

@@ -10,18 +10,22 @@ for, and a loop that keeps them can write the file once its last block lands.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from editblocks.model import EditResult, ResultCode, Status
 from editblocks.plan.state import FileState, Plan
 
 
-def held_files(states: Mapping[str, FileState], waiting: Collection[str] = ()) -> dict[str, tuple[int, ...]]:
+def held_files(states: Mapping[str, FileState], waiting: Collection[str] = (),
+               ambiguous: Iterable[tuple[str, int]] = ()) -> dict[str, tuple[int, ...]]:
     """The files to leave unwritten, each with the answer lines of its failed blocks: every file with a failed
-    block, every file in ``waiting`` (it waits for a block of an earlier answer), and every file a move joins to
+    block, every file in ``waiting`` (it waits for a block of an earlier answer), every file of an ``ambiguous``
+    (file, line) block (one left waiting for identical blocks that never came), and every file a move joins to
     one of those."""
     held = {key: tuple(state.failed_lines) for key, state in states.items() if state.failed_lines or key in waiting}
+    for key, line in ambiguous:
+        held[key] = (*held.get(key, ()), line)
     joined = [(key, other) for key, state in states.items() for other in (state.moved_to, state.moved_from)
               if other is not None]
     grown = True

@@ -4,7 +4,8 @@ The texts are prose, so they live next to this module as markdown files
 rather than as string literals: `common.md` holds what every format shares
 (the rules), `examples.md` the user's side of the example exchanges, and one
 file per format family (`diff.md` for diff and diff-fenced, then
-`search-replace.md`, `anchored.md`, `guillemet.md`, and for the front-ends
+`search-replace.md`, `anchored.md`, `guillemet.md`, the agents' dialects
+`original-updated.md`, `cline.md`, `roo.md`, `zed.md`, and for the front-ends
 `v4a.md`, `udiff.md`, `whole.md`) the layout, the kinds of
 change, the example answers and the words the feedback message uses.
 
@@ -39,6 +40,10 @@ _FAMILY_FILES = {
     Format.SEARCH_REPLACE: "search-replace.md",
     Format.ANCHORED: "anchored.md",
     Format.GUILLEMET: "guillemet.md",
+    Format.ORIGINAL_UPDATED: "original-updated.md",
+    Format.CLINE: "cline.md",
+    Format.ROO: "roo.md",
+    Format.ZED: "zed.md",
     Format.V4A: "v4a.md",
     Format.UDIFF: "udiff.md",
     Format.WHOLE: "whole.md",

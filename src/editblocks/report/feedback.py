@@ -39,7 +39,7 @@ from editblocks.model import (
     counted,
     preview,
 )
-from editblocks.parsing.markers import MarkerKind, classify
+from editblocks.parsing.markers import MarkerKind, classify, classify_tag
 from editblocks.prompts import fix_instructions, quoted_part, reminder
 
 DEFAULT_MAX_CHARS = 6000
@@ -56,6 +56,7 @@ _START_FORMATS = {
     MarkerKind.NEW_FILE_START: Format.SEARCH_REPLACE,
     MarkerKind.ANCHORED_START: Format.ANCHORED,
     MarkerKind.GUILLEMET_START: Format.GUILLEMET,
+    MarkerKind.OLD_TEXT_START: Format.ZED,
 }
 
 _LABELS = {
@@ -119,7 +120,8 @@ def reply_format(response: str, parsed: ParseResult) -> Format | None:
         return None
     lines = response.split("\n")
     for diagnostic in parsed.diagnostics:
-        marker = classify(lines[diagnostic.line - 1]) if 0 < diagnostic.line <= len(lines) else None
+        line = lines[diagnostic.line - 1] if 0 < diagnostic.line <= len(lines) else ""
+        marker = classify(line) or classify_tag(line)
         if marker is not None and marker.kind in _START_FORMATS:
             return _START_FORMATS[marker.kind]
     return None

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from editblocks.model import ApplyResult, EditResult, ResultCode, Status
-from editblocks.parsing.catalog import CATALOG
 from editblocks.report.grouping import (
     SHOWN_IN_ALL,
     SHOWN_PER_KIND,
@@ -91,16 +90,6 @@ def summary_pieces(result: ApplyResult, *, dry_run: bool) -> list[Piece]:
     elif not result.written and result.diffs:
         pieces.append((" · nothing written", "bold red"))
     return pieces
-
-
-def no_blocks_message(format: str) -> str:
-    """Say which formats were looked for, so an answer in an unexpected shape (or a wrong --format) is easy to
-    tell apart from an answer that holds no edit at all."""
-    if format == "auto":
-        names = ", ".join(info.format.value for info in CATALOG)
-        return f"no edit blocks found: looked for every format ({names}); `editblocks formats` shows each"
-    return (f"no edit blocks found in the {format} format; --format auto tries every format, and "
-            "`editblocks formats` shows each")
 
 
 def plain_apply_report(result: ApplyResult, *, show_diffs: bool, dry_run: bool) -> str | None:

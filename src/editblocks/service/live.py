@@ -13,6 +13,12 @@ marker blocks is never taken (a patch whose lines quote SEARCH/REPLACE
 markers is a patch), so a streamed answer ends with exactly the blocks a
 one-shot parse gives.
 
+A block that may be the first of identical blocks, one for each place its
+old text occurs, has no verdict yet: it becomes a `BlockWaiting`, and gets
+its `BlockLocated` when the last copy is confirmed (every place edited) or
+when it can no longer come (at the latest when the answer ends: ambiguous).
+A verdict shown is never taken back, except by withdrawing its block.
+
 `LiveLocator` holds the files an answer edits in memory, one incremental
 `Planner` per round over them. Across feedback rounds the copies carry on,
 and a block the model resends after it applied in an earlier round is
@@ -59,6 +65,7 @@ class Located:
     key: str
     decision: Decision | None = None
     repeat: bool = False  # an earlier round applied this very block: the workspace must not see it again
+    awaiting: int = 0  # identical blocks this one waits for: until they come or cannot, ``result`` is provisional
 
 
 @dataclass
@@ -95,14 +102,33 @@ class LiveLocator:
         if held is not None:
             return Located(block, held, key, repeat=True)
         decision = self._planner.decide(block, section)
-        return Located(block, decision.result, key, decision)
+        return Located(block, decision.result, key, decision, awaiting=decision.awaiting)
 
-    def accept(self, located: Located) -> None:
-        """Take a located block into the copies: the next block of its file meets the text it left."""
+    def accept(self, located: Located) -> list[Located]:
+        """Take a located block into the copies: the next block of its file meets the text it left. Returns the
+        earlier waiting blocks it gave their final verdicts."""
+        self._round.append(located)
+        settled: list[Located] = []
         if located.decision is not None:
             self._planner.accept(located.decision)
             self._held_round.touch(located.key)
-        self._round.append(located)
+            final = {result.block: result for result in located.decision.settles}
+            for position, earlier in enumerate(self._round):
+                if earlier.block in final and earlier.awaiting:
+                    earlier = self._round[position] = replace(earlier, result=final[earlier.block], awaiting=0)
+                    settled.append(earlier)
+        return settled
+
+    def settle_waiting(self) -> list[Located]:
+        """The answer ended: this round's blocks still waiting for identical blocks get the verdict the plan gives
+        them (ambiguous), which is returned."""
+        final = {result.block: result for result in self._planner.waiting()}
+        settled = []
+        for position, item in enumerate(self._round):
+            if item.awaiting:
+                item = self._round[position] = replace(item, result=final[item.block], awaiting=0)
+                settled.append(item)
+        return settled
 
     def start_round(self) -> None:
         """A new answer begins: its diffs start from the copies as they are, and no file has failed yet."""
@@ -202,13 +228,23 @@ class BlockLocated:
 
 
 @dataclass(frozen=True)
+class BlockWaiting:
+    """A block ended and has no verdict yet: its old text occurs at several places, and identical blocks for the
+    other places may follow (``awaiting``: how many). ``result`` is its verdict if they do not."""
+
+    block: EditBlock
+    result: EditResult
+    awaiting: int
+
+
+@dataclass(frozen=True)
 class BlockWithdrawn:
     """A block that had ended turned out to be cut short by a marker line in its text; nothing of it applies."""
 
     block: EditBlock
 
 
-LiveEvent = Event | BlockLocated | BlockWithdrawn
+LiveEvent = Event | BlockLocated | BlockWaiting | BlockWithdrawn
 
 
 class LiveAnswer:
@@ -264,8 +300,10 @@ class LiveAnswer:
                 sections = moving_sections(whole.blocks)
                 for index, block in enumerate(whole.blocks):
                     located = self._locator.locate(block, sections.get(index))
-                    self._confirm(located)
-                    events += [BlockCompleted(block), BlockLocated(block, located.result)]
+                    events += [BlockCompleted(block), _verdict(located), *self._confirm(located)]
+        for located in self._locator.settle_waiting():
+            self._settled(located)
+            events.append(BlockLocated(located.block, located.result))
         return events
 
     def result(self) -> ParseResult:
@@ -280,23 +318,35 @@ class LiveAnswer:
                 pending = self._pending
                 if pending is not None and pending.block is event.block:
                     self._pending = None
-                    self._confirm(pending)
+                    out += self._confirm(pending)
                 else:
                     located = self._locator.locate(event.block, (sections or {}).get(event.block))
-                    self._confirm(located)
-                    out.append(BlockLocated(located.block, located.result))
+                    out += [_verdict(located), *self._confirm(located)]
         pending = self._pending
         if pending is not None and held is not pending.block:
             self._pending = None  # ended, then withdrawn: the parser never completed it
             out.append(BlockWithdrawn(pending.block))
         if held is not None and self._pending is None:  # a held block is never one already confirmed
             self._pending = self._locator.locate(held)
-            out.append(BlockLocated(held, self._pending.result))
+            out.append(_verdict(self._pending))
         return out
 
-    def _confirm(self, located: Located) -> None:
-        self._locator.accept(located)
+    def _confirm(self, located: Located) -> list[LiveEvent]:
+        """Take a confirmed block; the verdicts it settles for earlier waiting blocks."""
+        settled = self._locator.accept(located)
         self.located.append(located)
+        for earlier in settled:
+            self._settled(earlier)
+        return [BlockLocated(earlier.block, earlier.result) for earlier in settled]
+
+    def _settled(self, located: Located) -> None:
+        self.located = [located if item.block is located.block else item for item in self.located]
+
+
+def _verdict(located: Located) -> BlockLocated | BlockWaiting:
+    if located.awaiting:
+        return BlockWaiting(located.block, located.result, located.awaiting)
+    return BlockLocated(located.block, located.result)
 
 
 _MARKER_EVENTS = (BlockStarted, BlockProgress, BlockCompleted, DiagnosticEvent, ShellSuggested)

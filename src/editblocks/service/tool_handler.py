@@ -25,6 +25,7 @@ from typing import Any
 
 from editblocks.errors import ArgumentError, WorkspaceError
 from editblocks.model import ApplyResult, BlockKind, EditBlock, Format, ParseResult, Policy, ResultCode, Status
+from editblocks.plan.guards import text_refusal
 from editblocks.service.options import ApplyOptions
 from editblocks.service.read_versions import ReadVersions, stale_refusal
 from editblocks.service.results import clean
@@ -50,7 +51,7 @@ from editblocks.tools.definitions import (
     text_argument,
     view_range_argument,
 )
-from editblocks.tools.edit_arguments import path_argument, string_edit_argument, string_edits_argument
+from editblocks.tools.edit_arguments import StringEdit, path_argument, string_edit_argument, string_edits_argument
 from editblocks.tools.text_editor import Occurrences, normalized, replace_once
 from editblocks.workspace.paths import Refusal
 from editblocks.workspace.store import FileStore
@@ -138,7 +139,8 @@ class ToolHandler:
             if name in (EDIT, MULTI_EDIT):
                 path = path_argument(args)
                 edits = [string_edit_argument(args)] if name == EDIT else string_edits_argument(args)
-                return self._unless_noop(path, _reply(run_string_edits(self._editor, path, edits)))
+                reply = _edits_refused(path, edits) or _reply(run_string_edits(self._editor, path, edits))
+                return self._unless_noop(path, reply)
             if name == VIEW:
                 return _reply(self._editor.view(path_argument(args), view_range_argument(args)))
             return ToolReply(f"Error: there is no tool `{name}`; the tools are {', '.join(TOOL_NAMES)}.", False)
@@ -160,14 +162,16 @@ class ToolHandler:
         if command == "view":
             return _reply(self._editor.view(path, view_range_argument(args)))
         if command == "create":
-            return _reply(self._editor.create(path, text_argument(args, "file_text")))
+            file_text = text_argument(args, "file_text")
+            return _refused(path, "", file_text) or _reply(self._editor.create(path, file_text))
         if command == "insert":
             spelling = "insert_text" if args.get("new_str") is None and args.get("insert_text") is not None \
                 else "new_str"  # the older tool versions' name
             new = text_argument(args, spelling)
-            return _reply(self._editor.insert(path, int_argument(args, "insert_line"), new))
-        return self._unless_noop(path, self._str_replace(path, normalized(text_argument(args, "old_str")),
-                                                         normalized(text_argument(args, "new_str", required=False))))
+            return _refused(path, "", new) or _reply(self._editor.insert(path, int_argument(args, "insert_line"), new))
+        old = normalized(text_argument(args, "old_str"))
+        new = normalized(text_argument(args, "new_str", required=False))
+        return _refused(path, old, new) or self._unless_noop(path, self._str_replace(path, old, new))
 
     def _unless_noop(self, path: str, reply: ToolReply) -> ToolReply:
         """Remember an edit that changed nothing: to the model it is its latest edit, which `undo_edit` takes back."""
@@ -290,6 +294,22 @@ class ToolHandler:
 
     def _wrote(self, result: ApplyResult) -> dict[str, str]:
         return self.versions.wrote(result) if self.versions is not None else {}
+
+
+def _refused(path: str, old: str, new: str, which: str = "") -> ToolReply | None:
+    """A call whose new text would delete code behind a placeholder or write an edit marker: refused, nothing
+    written (``which`` names the edit of several)."""
+    why = text_refusal(old, normalized(new), path)
+    return ToolReply(f"Error: {which}{why}; nothing was written.", False) if why else None
+
+
+def _edits_refused(path: str, edits: Sequence[StringEdit]) -> ToolReply | None:
+    """An `edit` or `multi_edit` call one of whose edits `_refused` refuses: none of them is made."""
+    for number, edit in enumerate(edits, start=1):
+        refused = _refused(path, normalized(edit.old), edit.new, f"edit {number} of {len(edits)}: " * (len(edits) > 1))
+        if refused is not None:
+            return refused
+    return None
 
 
 def _reply(reply: EditorReply) -> ToolReply:

@@ -146,3 +146,18 @@ def hunks(opcodes: list[Opcode], context: int) -> list[list[Opcode]]:
         group.append((tag, i1, i2, j1, j2))
     groups.append(group)
     return [group for group in groups if any(code[0] != "equal" for code in group)]
+
+
+def added_lines(old: Sequence[str], new: Sequence[str], wanted: Sequence[int]) -> list[tuple[int, Opcode]]:
+    """Which of the ``wanted`` positions of ``new`` are not lines ``old`` has at the same place (not in an equal
+    run of the alignment), each with the opcode it stands in (a `replace` one took old lines' place), in order."""
+    found: list[tuple[int, Opcode]] = []
+    pending = sorted(wanted)
+    position = 0
+    for opcode in line_opcodes(old, new):
+        tag, _, _, first, last = opcode
+        while position < len(pending) and pending[position] < last:
+            if tag != "equal" and pending[position] >= first:
+                found.append((pending[position], opcode))
+            position += 1
+    return found

@@ -6,7 +6,8 @@ ended elsewhere), so a block gets its place when it starts and its content
 when it completes; until then it is an in-progress block showing the text
 that has arrived, section by section. Each block's verdict comes from the
 service's live planner (the one `ask` shows in the terminal) the moment the
-block ends.
+block ends (a block waiting for identical blocks, one for each place its old
+text occurs, gets it when they come or cannot).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from editblocks.model import (
     ParseResult,
     TextEvent,
 )
-from editblocks.service.live import BlockLocated, BlockWithdrawn, LiveAnswer, LiveEvent
+from editblocks.service.live import BlockLocated, BlockWaiting, BlockWithdrawn, LiveAnswer, LiveEvent
 
 
 @dataclass
@@ -82,8 +83,9 @@ class AnswerFeed:
 
     def _take(self, events: list[LiveEvent]) -> None:
         for event in events:
-            if isinstance(event, BlockLocated):
-                self.verdicts[event.block] = event.result
+            if isinstance(event, BlockLocated | BlockWaiting):  # a waiting block has no verdict yet: pending
+                if isinstance(event, BlockLocated):
+                    self.verdicts[event.block] = event.result
                 slot = self._slots.get(event.block.line)
                 if slot is not None and slot.block is None:  # ended, held by the parser: shown with its verdict
                     slot.block = self._held = event.block

@@ -290,6 +290,18 @@ def test_a5_tab_width_eight_is_tried_when_four_does_not_explain_the_indentation(
     assert result.new_lines == ("\tif (x) {", "\t\ty();", "\t\tz();", "\t}")
 
 
+def test_a5_a_tab_width_under_which_tabs_and_spaces_line_up_wins_over_a_shift():
+    """A tab-indented search over a space-indented method body lines up at width 8 (shift 0) and at width 4 (shift
+    4): the lines are right where they are, so the new lines keep their depth (issue 24: width 4 re-indented a
+    block of live code by four columns)."""
+    file = ["class A:", "    def f(self):", "        if x:", "            y()"]
+    search = ["\tif x:", "\t    y()"]
+    replace = ["        if x:", "            y()", "            z()"]
+    result = locate(file, search, replace)
+    assert isinstance(result, Found) and result.strategy is Rung.INDENTATION
+    assert result.new_lines == ("        if x:", "            y()", "            z()")
+
+
 def test_a5_tabs_against_spaces_need_the_indentation_rung():
     file = ["\tvalue = compute()"]
     options = LocateOptions(rungs=(Rung.EXACT, Rung.TRAILING_WHITESPACE))
@@ -326,6 +338,24 @@ def test_a7_non_breaking_spaces_and_ellipsis_fold_to_ascii():
     assert isinstance(result, Found)
     assert result.strategy is Rung.TYPOGRAPHY
     assert result.new_lines == ("x = 2", 'print("Loading...")')
+
+
+def test_a7_a_changed_line_keeps_the_curly_quotes_and_no_break_spaces_the_model_typed_as_ascii():
+    """The README's promise: the file's typography stays. The characters a changed line copies from the line it
+    rewrites are written as the file has them; what the model added is written as typed."""
+    file = ["x = 1", "print(\u201cHello\u201d)", "a\u00a0=\u00a01", "tail"]
+    search = ['print("Hello")', "a = 1"]
+    replace = ['print("Hello, world")', "a = 2", "b = 3"]
+    result = locate(file, search, replace)
+    assert isinstance(result, Found) and result.strategy is Rung.TYPOGRAPHY
+    assert result.new_lines == ("print(\u201cHello, world\u201d)", "a\u00a0=\u00a02", "b = 3")
+
+
+def test_a7_an_apostrophe_the_model_typed_straight_is_written_curly_in_an_indented_line():
+    file = ["def greet():", "    say(\u2018don\u2019t stop\u2019)"]
+    result = locate(file, ["    say('don't stop')"], ["    say('don't stop now')"])
+    assert isinstance(result, Found)
+    assert result.new_lines == ("    say(\u2018don\u2019t stop now\u2019)",)
 
 
 def test_typography_is_folded_only_on_its_own_rung():

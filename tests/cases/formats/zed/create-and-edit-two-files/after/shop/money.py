@@ -1,0 +1,9 @@
+from shop.tax import RATE
+
+
+def price(cents):
+    return cents / 100
+
+
+def label(cents):
+    return str(price(cents)) + ' EUR'

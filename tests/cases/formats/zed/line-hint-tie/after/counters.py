@@ -1,0 +1,10 @@
+total = 0
+step_0 = 0
+step_1 = 1
+step_2 = 2
+step_3 = 3
+step_4 = 4
+step_5 = 5
+step_6 = 6
+step_7 = 7
+total = 100

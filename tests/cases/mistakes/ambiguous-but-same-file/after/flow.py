@@ -1,0 +1,5 @@
+if ok:
+    go()
+else:
+    stop()
+rest()

@@ -1,0 +1,7 @@
+if ok:
+    go()
+else:
+    stop()
+else:
+    stop()
+rest()

@@ -1,0 +1,2 @@
+rate = 1
+limit = 1

@@ -1,0 +1,7 @@
+class Service:
+    def start(self):
+        self.open()
+        self.run()
+
+    def stop(self):
+        self.close()

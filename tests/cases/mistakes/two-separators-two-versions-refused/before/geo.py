@@ -1,0 +1,2 @@
+def area(r):
+    return 3 * r * r
