@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rapidfuzz import fuzz
-from rapidfuzz.distance import Indel
-
 from editblocks.locate.normalize import INDENT_CHARS, TYPOGRAPHIC_EQUIVALENTS, fold_typography
 
 MIN_PAIRING_SIMILARITY = 70.0
@@ -28,6 +25,8 @@ def with_file_typography(line: str, searched: Sequence[str], actual: Sequence[st
     """
     if not any(not text.isascii() for text in actual):
         return line
+    from rapidfuzz import fuzz  # loaded only for a file with typographic characters: it costs start-up
+
     body = line.lstrip(INDENT_CHARS)
     best, best_score = None, MIN_PAIRING_SIMILARITY
     for quoted, there in zip(searched, actual):
@@ -44,6 +43,8 @@ def with_file_typography(line: str, searched: Sequence[str], actual: Sequence[st
 def _copied_as_in_file(body: str, actual: str) -> str:
     """``body`` with each character it shares (in an aligned run) with ``actual``, folded, written as ``actual`` has
     it. Only one-for-one substitutions count (an ellipsis stands for three characters, and is left as typed)."""
+    from rapidfuzz.distance import Indel
+
     folded = fold_typography(actual)
     if len(folded) != len(actual):
         return body
