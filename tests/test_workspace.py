@@ -319,6 +319,31 @@ def test_file_changed_since_read_stops_the_whole_commit(ws: Workspace, root: Pat
     assert tree_state(root, journal=True) == before
 
 
+def test_a_save_by_another_program_while_applying_is_never_overwritten(ws: Workspace, root: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another program saves b.py after the commit's first check, while the new files are being written: the
+    commit sees it right before replacing anything, writes nothing, keeps that save, and leaves no run to undo."""
+    import editblocks.workspace.commit as commit_module
+
+    writes = [edit(ws, "src/a.py", str.upper), edit(ws, "src/b.py", str.upper)]
+    before = tree_state(root)
+    original = commit_module.write_new_file
+
+    def write_then_another_save(*args: object, **kwargs: object) -> None:
+        original(*args, **kwargs)  # type: ignore[arg-type]
+        (root / "src" / "b.py").write_bytes(b"saved meanwhile\n")
+
+    monkeypatch.setattr(commit_module, "write_new_file", write_then_another_save)
+    outcome = ws.commit(writes)
+    assert not outcome.written and "`src/b.py` changed while applying" in outcome.error, outcome.error
+    assert outcome.changed_on_disk == ("src/b.py",)
+    assert (root / "src" / "b.py").read_bytes() == b"saved meanwhile\n"
+    after = tree_state(root)
+    assert {path: state for path, state in after.items() if path != "src/b.py"} == {
+        path: state for path, state in before.items() if path != "src/b.py"}
+    assert not ws.undo().restored
+
+
 def test_new_file_that_appeared_since_read_is_changed_on_disk(ws: Workspace, root: Path) -> None:
     write = edit(ws, "new.py", lambda _: "mine\n")
     (root / "new.py").write_bytes(b"theirs\n")

@@ -133,7 +133,13 @@ class Committer:
             run = self._journal.start(entries, [target.old for target in targets], joins=joins)
         except OSError as error:
             return _not_written(f"nothing written: the undo journal could not be saved ({describe(error)})"), None
-        failure = self._replace_all(tree, run, targets)
+        failure = self._write_temporaries(tree, run, targets)
+        saved = None if failure else self._changed_meanwhile(tree, targets)
+        if saved is not None:
+            self._drop(tree, run, targets)
+            return CommitOutcome(False, (), (saved,), f"nothing written: `{saved}` changed while applying "
+                                 "(another program saved it); its save is kept", None), None
+        failure = failure or self._replace_all(tree, run, targets)
         if failure:
             return _not_written(f"nothing written: {failure}; {self._roll_back(tree, run)}"), None
         self._journal.prune()
@@ -200,12 +206,12 @@ class Committer:
             )
         return entries
 
-    def _replace_all(self, tree: Tree, run: Run, targets: Sequence[_Target]) -> str:
-        """Create folders, write every temporary file, then rename them all; "" or what failed.
+    def _write_temporaries(self, tree: Tree, run: Run, targets: Sequence[_Target]) -> str:
+        """Create folders and write every temporary file before anything is replaced; "" or what failed.
 
         All temporary files exist before the first rename, so the window in
         which the tree is half old, half new is as short as it can be. Each
-        file is written and renamed inside its folder's open descriptor.
+        file is written inside its folder's open descriptor.
         """
         step = ""
         try:
@@ -222,6 +228,29 @@ class Committer:
                 mode = next((bits for bits in (target.new_mode, entry.old_mode, target.mode) if bits is not None), None)
                 write_new_file(tree.require(folder), temp, target.new, mode=mode, owner=owner,
                                executable=target.executable)
+        except OSError as error:
+            return f"{describe(error)} while {step}"
+        return ""
+
+    def _drop(self, tree: Tree, run: Run, targets: Sequence[_Target]) -> None:
+        """Remove the temporary files and new folders of a run that replaced nothing, and the run itself."""
+        for entry, target in zip(run.entries, targets, strict=True):
+            if target.new is not None:
+                folder, temp = split(entry.temp)
+                with contextlib.suppress(OSError):
+                    remove_entry(tree.require(folder), temp)
+        for entry in reversed(run.entries):
+            for folder in reversed(entry.created_dirs):
+                parent, name = split(folder)
+                with contextlib.suppress(OSError):
+                    os.rmdir(name, dir_fd=tree.require(parent))
+        with contextlib.suppress(OSError):
+            self._journal.discard(run)
+
+    def _replace_all(self, tree: Tree, run: Run, targets: Sequence[_Target]) -> str:
+        """Rename every temporary file over its target (or delete), sync, mark the run; "" or what failed."""
+        step = ""
+        try:
             for entry, target in zip(run.entries, targets, strict=True):
                 folder, name = split(entry.path)
                 if target.new is None:
@@ -238,6 +267,17 @@ class Committer:
         except OSError as error:
             return f"{describe(error)} while {step}"
         return ""
+
+    @staticmethod
+    def _changed_meanwhile(tree: Tree, targets: Sequence[_Target]) -> str | None:
+        """The first file whose bytes differ from those planned against, read again right before the renames: a
+        save by another program since the first check must not be overwritten (and then be undone to the older
+        version). The window left is the renames' own few microseconds."""
+        for target in targets:
+            current = tree.read(target.rel)
+            if (None if current is None else current[0]) != target.old:
+                return target.rel
+        return None
 
     def _roll_back(self, tree: Tree, run: Run) -> str:
         """Put back every file a failed commit touched; the sentence says whether that worked."""
