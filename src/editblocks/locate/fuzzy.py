@@ -1,32 +1,26 @@
 """Fuzzy location: which window of the file is most like the searched lines, and how alike.
 
-Used to apply a block when fuzzy matching is enabled, and always to diagnose a
-block that was not found. It must stay fast on big inputs (a 2,000-line block
-in a 20,000-line file), so it never slides a window over the whole file:
+Used to apply a block when fuzzy matching is enabled, and always to diagnose a block that was not found. It must
+stay fast on big inputs (a 2,000-line block in a 20,000-line file), so it never slides a window over the whole file:
 
-1. *Vote.* Every distinctive searched line that occurs in the file votes for
-   the offset ``file index - search index``. Searched lines with no exact
-   twin are looked up fuzzily (rapidfuzz ``process.extract``) and vote with
-   their score. Lines that are very common in the file (``}``, ``return``)
-   or in the block do not vote: they say nothing about where the block is.
-2. *Score* the few best-voted offsets precisely: align the searched lines
-   with a window a little larger than the block (runs of equal lines first,
-   anchored on lines unique to both sides as patience diff does, then the
-   best-scoring pairs of similar lines in between), so lines the model
-   dropped or added are tolerated, and trim the window to the aligned lines.
+1. *Vote.* Every distinctive searched line that occurs in the file votes for the offset ``file index - search
+   index``. Searched lines with no exact twin are looked up fuzzily (rapidfuzz ``process.extract``) and vote with
+   their score. Lines that are very common in the file (``}``, ``return``) or in the block do not vote: they say
+   nothing about where the block is.
+2. *Score* the few best-voted offsets precisely: align the searched lines with a window a little larger than the
+   block (runs of equal lines first, anchored on lines unique to both sides as patience diff does, then the
+   best-scoring pairs of similar lines in between), so lines the model dropped or added are tolerated, and trim the
+   window to the aligned lines.
 
-Similarity of a window: every line of both sides weighs ``len(key) + 1``
-(key = the line stripped and typography-folded); a line paired with a line
-on the other side scores rapidfuzz ``fuzz.ratio`` of the two keys (0..1),
-lowered when its indentation deviates from the block's common indentation
-shift (each deviating column counts as an unmatched character); an unpaired
-line scores 0. The similarity is the weighted mean score over all lines of
-both sides. It equals 1.0 only when every line pairs with an equal line at a
-consistent indentation, and is close to ``fuzz.ratio`` of the joined texts.
+Similarity of a window: every line of both sides weighs ``len(key) + 1`` (key = the line stripped and
+typography-folded); a line paired with a line on the other side scores rapidfuzz ``fuzz.ratio`` of the two keys
+(0..1), lowered when its indentation deviates from the block's common indentation shift (each deviating column
+counts as an unmatched character); an unpaired line scores 0. The similarity is the weighted mean score over all
+lines of both sides. It equals 1.0 only when every line pairs with an equal line at a consistent indentation, and is
+close to ``fuzz.ratio`` of the joined texts.
 
-Huge lines make each comparison expensive, so the characters compared are
-counted against a `budget.CompareBudget`; past it, lines are compared by their
-head and tail only (an estimate), and the caller can say so.
+Huge lines make each comparison expensive, so the characters compared are counted against a `budget.CompareBudget`;
+past it, lines are compared by their head and tail only (an estimate), and the caller can say so.
 """
 
 from __future__ import annotations
