@@ -185,7 +185,7 @@ def arguments(raw: object) -> Mapping[str, Any]:
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
-        raise ArgumentError(f"the arguments must be a JSON object, not {_type_name(raw)}")
+        raise ArgumentError(f"the arguments must be a JSON object, not {type_name(raw)}")
     return raw
 
 
@@ -196,7 +196,7 @@ def text_argument(args: Mapping[str, Any], name: str, *, required: bool = True, 
             raise ArgumentError(f"the argument `{name}` is missing", argument=name)
         return default
     if not isinstance(value, str):
-        raise ArgumentError(f"the argument `{name}` must be a string, not {_type_name(value)}", argument=name)
+        raise ArgumentError(f"the argument `{name}` must be a string, not {type_name(value)}", argument=name)
     return value
 
 
@@ -207,7 +207,7 @@ def int_argument(args: Mapping[str, Any], name: str) -> int:
         raise ArgumentError(f"the argument `{name}` is missing", argument=name)
     number = _integer(value)
     if number is None:
-        raise ArgumentError(f"the argument `{name}` must be an integer, not {_type_name(value)}", argument=name)
+        raise ArgumentError(f"the argument `{name}` must be an integer, not {type_name(value)}", argument=name)
     return number
 
 
@@ -227,12 +227,12 @@ def view_range_argument(args: Mapping[str, Any]) -> tuple[int, int] | None:
 def _range_given(value: object) -> str:
     """What a bad `view_range` is, naming the item that is no integer."""
     if not isinstance(value, list | tuple):
-        return _type_name(value)
+        return type_name(value)
     if len(value) != 2:
         return f"an array of {len(value)}"
     which = "first" if _integer(value[0]) is None else "second"
     item = value[0] if which == "first" else value[1]
-    return f"an array whose {which} item is {'null' if item is None else _type_name(item)}"
+    return f"an array whose {which} item is {'null' if item is None else type_name(item)}"
 
 
 _INTEGER = re.compile(r"\s*[-+]?[0-9]{1,18}\s*")
@@ -254,7 +254,7 @@ def _integer(value: object) -> int | None:
     return None
 
 
-def _type_name(value: object) -> str:
+def type_name(value: object) -> str:
     if isinstance(value, str) and len(value) <= 20 and value.isprintable():
         return f"the string {value!r}"
     if isinstance(value, int) and not isinstance(value, bool) and not -MAX_INTEGER <= value <= MAX_INTEGER:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from editblocks.errors import ArgumentError
-from editblocks.tools.definitions import _type_name, int_argument, text_argument
+from editblocks.tools.definitions import int_argument, text_argument, type_name
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ def flag_argument(args: Mapping[str, Any], *names: str) -> bool:
             return value
         if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
             return value.strip().lower() in _TRUE
-        raise ArgumentError(f"the argument `{name}` must be true or false, not {_type_name(value)}")
+        raise ArgumentError(f"the argument `{name}` must be true or false, not {type_name(value)}")
     return False
 
 
@@ -78,11 +78,11 @@ def string_edits_argument(args: Mapping[str, Any]) -> list[StringEdit]:
         value = _json_list(value)
     if not isinstance(value, list) or not value:
         raise ArgumentError("the argument `edits` must be a non-empty list of {old_string, new_string, "
-                            f"replace_all}} objects, not {_type_name(value)}")
+                            f"replace_all}} objects, not {type_name(value)}")
     edits = []
     for number, item in enumerate(value, start=1):
         if not isinstance(item, Mapping):
-            raise ArgumentError(f"edit {number} of `edits` must be an object, not {_type_name(item)}")
+            raise ArgumentError(f"edit {number} of `edits` must be an object, not {type_name(item)}")
         edits.append(string_edit_argument(item, f"edit {number}: "))
     return edits
 

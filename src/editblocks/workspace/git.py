@@ -60,7 +60,7 @@ def stage(root: Path, files: Sequence[str]) -> tuple[Staged, ...]:
 
     A file the run deleted is removed from the index, so a moved file is staged as git mv stages it.
     """
-    top, prefix = _work_tree(root)
+    top, prefix = work_tree(root)
     full = [prefix + path for path in files]
     before = _entries(top, full)
     # A deleted file is staged as a removal (`git rm`) when git knows it; one git never knew has nothing to stage.
@@ -68,7 +68,7 @@ def stage(root: Path, files: Sequence[str]) -> tuple[Staged, ...]:
     if not known:
         return ()
     # --literal-pathspecs: a file named `*.py` or `:(glob)x` stages that file only.
-    _git(top, "--literal-pathspecs", "add", "--", *known)
+    run_git(top, "--literal-pathspecs", "add", "--", *known)
     after = _entries(top, full)
     return tuple(Staged(path, before.get(name, ()), after.get(name, ()))
                  for path, name in zip(files, full, strict=True) if before.get(name, ()) != after.get(name, ()))
@@ -76,7 +76,7 @@ def stage(root: Path, files: Sequence[str]) -> tuple[Staged, ...]:
 
 def unstage(root: Path, staged: Sequence[Staged]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Put back the index entries of ``staged`` that still hold what `git add` made: (put back, left alone)."""
-    top, prefix = _work_tree(root)
+    top, prefix = work_tree(root)
     now = _entries(top, [prefix + item.path for item in staged])
     restorable = [item for item in staged if now.get(prefix + item.path, ()) == item.after]
     lines = []
@@ -86,12 +86,12 @@ def unstage(root: Path, staged: Sequence[Staged]) -> tuple[tuple[str, ...], tupl
         lines.append(f"0 {zeros}\t{name}\0")  # mode 0 drops every entry of the path first
         lines += [f"{entry}\t{name}\0" for entry in item.before]
     if lines:
-        _git(top, "update-index", "-z", "--index-info", stdin="".join(lines))
+        run_git(top, "update-index", "-z", "--index-info", stdin="".join(lines))
     return (tuple(item.path for item in restorable),
             tuple(item.path for item in staged if item not in restorable))
 
 
-def _work_tree(root: Path) -> tuple[str, str]:
+def work_tree(root: Path) -> tuple[str, str]:
     """The top of the work tree holding ``root``, and ``root``'s path inside it (`sub/` or "")."""
     probe = _run(str(root), ["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix"])
     lines = probe.stdout.split("\n")
@@ -105,13 +105,13 @@ def _entries(top: str, names: Sequence[str]) -> dict[str, tuple[str, ...]]:
     if not names:
         return {}
     found: dict[str, list[str]] = {}
-    for record in filter(None, _git(top, "--literal-pathspecs", "ls-files", "-s", "-z", "--", *names).split("\0")):
+    for record in filter(None, run_git(top, "--literal-pathspecs", "ls-files", "-s", "-z", "--", *names).split("\0")):
         entry, _, name = record.partition("\t")
         found.setdefault(name, []).append(entry)
     return {name: tuple(entries) for name, entries in found.items()}
 
 
-def _git(top: str, *args: str, stdin: str | None = None) -> str:
+def run_git(top: str, *args: str, stdin: str | None = None) -> str:
     done = _run(top, list(args), stdin)
     if done.returncode != 0:
         raise GitError(done.stderr.strip() or f"exit status {done.returncode}")

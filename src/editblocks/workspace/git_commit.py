@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from editblocks.errors import GitError
-from editblocks.workspace.git import HOOKS_OFF, _git, _work_tree
+from editblocks.workspace.git import HOOKS_OFF, run_git, work_tree
 
 SUBJECT_CHARS = 72
 
@@ -23,7 +23,7 @@ def commit_files(root: Path, files: Sequence[str], instruction: str, *, hooks: b
 
     Without ``hooks`` no hook runs: git is pointed at no hook folder and told not to verify.
     """
-    top, prefix = _work_tree(root)
+    top, prefix = work_tree(root)
     names = [prefix + path for path in files]
     if not names:
         raise GitError("no files to commit")
@@ -32,8 +32,8 @@ def commit_files(root: Path, files: Sequence[str], instruction: str, *, hooks: b
     if len(subject) > SUBJECT_CHARS:
         subject = subject[: SUBJECT_CHARS - 1] + "…"
     message = f"{subject}\n\nInstruction given to the model:\n\n{instruction.strip()}\n"
-    _git(top, "--literal-pathspecs", "add", "--", *names)
+    run_git(top, "--literal-pathspecs", "add", "--", *names)
     no_hooks = () if hooks else HOOKS_OFF
     verify = () if hooks else ("--no-verify",)
-    _git(top, *no_hooks, "--literal-pathspecs", "commit", "--quiet", *verify, "-F", "-", "--", *names, stdin=message)
-    return _git(top, "rev-parse", "--short", "HEAD").strip()
+    run_git(top, *no_hooks, "--literal-pathspecs", "commit", "--quiet", *verify, "-F", "-", "--", *names, stdin=message)
+    return run_git(top, "rev-parse", "--short", "HEAD").strip()
