@@ -10,10 +10,10 @@ import importlib
 import os
 import re
 import stat
-import time
 from pathlib import Path
 
 import pytest
+from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth_ratio
 
 from editblocks import BlockKind, EditBlock, Format, ResultCode, Status, parse
 from editblocks.service.apply import apply
@@ -1029,20 +1029,34 @@ def test_shell_suggestions_are_reported_never_run(tmp_path):
 # --- M2, M4 and a few combinations ------------------------------------------------------------
 
 
-def test_m2_not_found_in_a_big_file_names_the_closest_lines_quickly(tmp_path):
-    lines = [f"    value_{n} = compute({n}, '{(n * 7919) % 100_003}')" for n in range(20_000)]
-    make_tree(tmp_path, {"big.py": "\n".join(lines) + "\n"})
-    searched = lines[9_000:11_000]
-    searched[1_000] = "    value_X = something_else()"
+def _not_found_block(lines: int) -> tuple[str, EditBlock]:
+    """A ``lines``-line file and a block quoting its middle tenth with one line changed (so it is not found)."""
+    text = [f"    value_{n} = compute({n}, '{(n * 7919) % 100_003}')" for n in range(lines)]
+    searched = text[lines * 9 // 20: lines * 11 // 20]
+    searched[len(searched) // 2] = "    value_X = something_else()"
     block = EditBlock("big.py", "", "\n".join(searched) + "\n", "gone = True\n", "", BlockKind.EDIT, Format.DIFF, 1)
-    started = time.process_time()  # CPU time: another busy process on the machine does not count
+    return "\n".join(text) + "\n", block
+
+
+def test_m2_not_found_in_a_big_file_names_the_closest_lines_quickly(tmp_path):
+    text, block = _not_found_block(20_000)
+    make_tree(tmp_path, {"big.py": text})
     result = single(apply([block], tmp_path, dry_run=True))
-    elapsed = time.process_time() - started
     assert result.status is Status.FAILED and result.code is ResultCode.NOT_FOUND
     assert "lines 9001–11000" in result.reason and "99% similar" in result.reason
     assert "-       |     value_X = something_else()" in result.hint
     assert "+ 10001 |     value_10000 = compute(10000," in result.hint
-    assert elapsed < 1.0, f"diagnosis took {elapsed:.3f} s of CPU time (about 0.04 s expected)"
+
+
+def test_m2_diagnosis_grows_linearly_with_the_file_and_the_block(tmp_path):
+    """Eight times the file and the block must not cost 64 times as much (CPU time, wide threshold)."""
+    def diagnosing(lines: int):
+        root = tmp_path / str(lines)
+        text, block = _not_found_block(lines)
+        make_tree(root, {"big.py": text})
+        return lambda: apply([block], root, dry_run=True)
+    ratio = growth_ratio(diagnosing(2_500), diagnosing(GROWTH_FACTOR * 2_500), GROWTH_LIMIT)
+    assert ratio < GROWTH_LIMIT, f"eight times the file and block took {ratio:.1f}x the CPU time"
 
 
 def test_m4_ambiguous_lists_every_candidate(tmp_path):
