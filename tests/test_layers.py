@@ -23,7 +23,7 @@ import pytest
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "editblocks"
 LAYERS = (
-    ("model", "errors"),
+    ("model", "errors", "record"),
     ("text",),
     ("parsing", "locate"),
     ("plan", "tools", "prompts"),
@@ -43,7 +43,7 @@ RANK = {part: rank for rank, parts in enumerate(LAYERS) for part in parts}
 PUBLIC_FACES = {"editblocks": len(LAYERS), "editblocks.tools": RANK["service"] + 0.5}
 """Public faces that load names of higher layers on first use (`_LAZY`), with the layer importing one counts as
 reaching; what they import at once obeys their own package's place."""
-CORE = ("model", "errors", "text", "parsing", "locate", "plan", "tools", "prompts")
+CORE = ("model", "errors", "record", "text", "parsing", "locate", "plan", "tools", "prompts")
 UI_AND_PROCESS = ("rich", "click", "subprocess", "fcntl", "openai", "starlette", "uvicorn", "mcp", "socket")
 
 

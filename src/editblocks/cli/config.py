@@ -19,17 +19,17 @@ than the user or root is ignored: in a folder others can write to, such as
 
 from __future__ import annotations
 
-import difflib
 import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import click
 
 from editblocks.cli.config_trust import project_value
 from editblocks.cli.shared import InputError
+from editblocks.record import Record
 
 ENV_PREFIX = "EDITBLOCKS"
 OWN_FILE = ".editblocks.toml"  # the same keys as [tool.editblocks], at its top level, for projects without pyproject
@@ -38,28 +38,41 @@ MAX_CONFIG_BYTES = 4 << 20  # a config file larger than this is refused unread
 NOT_CONFIGURABLE = frozenset({"show_config"})  # parameter names no file or variable sets
 
 
-@dataclass(frozen=True)
-class ConfigFile:
+class ConfigFile(Record):
     """A file options came from: the user's own (trusted with every option) or the project's (see `config_trust`)."""
 
-    path: Path
-    kind: str  # "user" or "project"
+    __slots__ = ("path", "kind")
+    path: Final[Path]
+    kind: Final[str]  # "user" or "project"
+
+    def __init__(self, path: Path, kind: str) -> None:
+        self.path = path
+        self.kind = kind
 
     @property
     def label(self) -> str:
         return f"{self.kind} file {self.path}"
 
 
-@dataclass(frozen=True)
-class Ignored:
+class Ignored(Record):
     """A key (or, with ``key`` empty, a whole file) that was not used, and why."""
 
-    file: Path
-    table: str
-    key: str
-    reason: str
-    set_instead: str
-    commands: frozenset[str] | None  # the commands it would have configured; None: every command
+    __slots__ = ("file", "table", "key", "reason", "set_instead", "commands")
+    file: Final[Path]
+    table: Final[str]
+    key: Final[str]
+    reason: Final[str]
+    set_instead: Final[str]
+    commands: Final[frozenset[str] | None]  # the commands it would have configured; None: every command
+
+    def __init__(self, file: Path, table: str, key: str, reason: str, set_instead: str,
+                 commands: frozenset[str] | None) -> None:
+        self.file = file
+        self.table = table
+        self.key = key
+        self.reason = reason
+        self.set_instead = set_instead
+        self.commands = commands
 
     def describe(self) -> str:
         if not self.key:
@@ -230,6 +243,8 @@ def _set_instead(key: str, command_name: str, user_file: Path | None) -> str:
 
 
 def _did_you_mean(word: str, known: Any) -> str:
+    import difflib  # only for a misspelt key
+
     close = difflib.get_close_matches(word, sorted(known), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -9,29 +9,34 @@ lists the keys and files that were ignored, with the reason.
 from __future__ import annotations
 
 import functools
-import json
 import os
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import click
 from click.core import ParameterSource
 
 from editblocks.cli.config import Configuration, Ignored, options_of
 from editblocks.cli.shared import JSON_HELP, JsonAwareCommand, console, emit_json
+from editblocks.record import Record
 
 CONFIGURATION = "editblocks.configuration"  # key in the context's `meta`, shared by the group and its command
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(Record):
     """One option's effective value; ``source`` is `command-line`, `env`, `user-file`, `project-file` or
     `default`, and ``origin`` the variable or file behind it."""
 
-    option: str
-    value: Any
-    source: str
-    origin: str | None
+    __slots__ = ("option", "value", "source", "origin")
+    option: Final[str]
+    value: Final[Any]
+    source: Final[str]
+    origin: Final[str | None]
+
+    def __init__(self, option: str, value: Any, source: str, origin: str | None) -> None:
+        self.option = option
+        self.value = value
+        self.source = source
+        self.origin = origin
 
 
 def configuration(ctx: click.Context) -> Configuration:
@@ -206,7 +211,11 @@ def _plain(value: Any) -> Any:
 def _shown(value: Any) -> str:
     if value is None:
         return "-"
-    return value if isinstance(value, str) else json.dumps(_plain(value), ensure_ascii=False)
+    if isinstance(value, str):
+        return value
+    import json  # only when settings are shown
+
+    return json.dumps(_plain(value), ensure_ascii=False)
 
 
 def _source_text(setting: Setting) -> str:

@@ -30,11 +30,12 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from editblocks.locate.budget import CompareBudget, compare_cost, shortened
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.normalize import INDENT_CHARS, TAB_WIDTHS, fold_typography, indent_columns, leading_indent
+from editblocks.record import Record
 from editblocks.text.increasing import longest_increasing
 
 MIN_PAIR_SCORE = 0.5
@@ -67,12 +68,17 @@ UNCOUNTED_UNITS = 4_096
 """Comparisons this cheap (`budget.compare_cost`) are not counted against the budget: a window holds few of them."""
 
 
-@dataclass(frozen=True)
-class LinePair:
-    search_index: int
-    file_index: int
-    score: float
+class LinePair(Record):
+    __slots__ = ("search_index", "file_index", "score")
+    search_index: Final[int]
+    file_index: Final[int]
+    score: Final[float]
     """Content similarity of the two keys in [0, 1] (1.0 when equal), before any indentation penalty."""
+
+    def __init__(self, search_index: int, file_index: int, score: float) -> None:
+        self.search_index = search_index
+        self.file_index = file_index
+        self.score = score
 
 
 @dataclass(frozen=True)

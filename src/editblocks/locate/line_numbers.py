@@ -12,7 +12,9 @@ since a half-numbered block cannot be read with confidence.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import Final
+
+from editblocks.record import Record
 
 _STYLES = (
     ("`12 | `", re.compile(r"[ \t]*(\d{1,9})[ \t]*\|(?: |$)")),
@@ -20,13 +22,19 @@ _STYLES = (
 )
 
 
-@dataclass(frozen=True)
-class Unnumbered:
-    search: list[str]
-    replace: list[str]
-    first: int
+class Unnumbered(Record):
+    __slots__ = ("search", "replace", "first", "style")
+    search: Final[list[str]]
+    replace: Final[list[str]]
+    first: Final[int]
     """The number on the first old line: where the model saw it (a line hint)."""
-    style: str
+    style: Final[str]
+
+    def __init__(self, search: list[str], replace: list[str], first: int, style: str) -> None:
+        self.search = search
+        self.replace = replace
+        self.first = first
+        self.style = style
 
 
 def strip_line_numbers(search: list[str], replace: list[str]) -> Unnumbered | str | None:

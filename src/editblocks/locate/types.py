@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
+
+from editblocks.record import Record
 
 
 class Rung(StrEnum):
@@ -53,22 +56,30 @@ class LocateOptions:
     """0-based first file line a match may start at (a patch hunk is looked for after its anchors)."""
 
 
-@dataclass(frozen=True)
-class Found:
-    start: int
+class Found(Record):
+    __slots__ = ("start", "end", "new_lines", "sources", "strategy", "similarity")
+    start: Final[int]
     """0-based index of the first file line replaced."""
-    end: int
+    end: Final[int]
     """Exclusive end of the replaced lines."""
-    new_lines: tuple[str, ...]
+    new_lines: Final[tuple[str, ...]]
     """The replacement lines (no line endings), adapted to the file."""
-    sources: tuple[int | None, ...]
+    sources: Final[tuple[int | None, ...]]
     """Per new line, the index of the file line it reproduces unchanged (context), else ``None``."""
-    strategy: Rung
-    similarity: float = 1.0
+    strategy: Final[Rung]
+    similarity: Final[float]
+
+    def __init__(self, start: int, end: int, new_lines: tuple[str, ...], sources: tuple[int | None, ...],
+                 strategy: Rung, similarity: float = 1.0) -> None:
+        self.start = start
+        self.end = end
+        self.new_lines = new_lines
+        self.sources = sources
+        self.strategy = strategy
+        self.similarity = similarity
 
 
-@dataclass(frozen=True)
-class NearMiss:
+class NearMiss(Record):
     """The region ``[start, end)`` of the file most like the searched text.
 
     ``similarity`` is defined in ``editblocks.locate.fuzzy`` (a length-weighted mean
@@ -80,22 +91,38 @@ class NearMiss:
     ``"     ... 9 matching lines"`` stands for lines not shown.
     """
 
-    start: int
-    end: int
-    similarity: float
-    diff: tuple[str, ...]
+    __slots__ = ("start", "end", "similarity", "diff")
+    start: Final[int]
+    end: Final[int]
+    similarity: Final[float]
+    diff: Final[tuple[str, ...]]
+
+    def __init__(self, start: int, end: int, similarity: float, diff: tuple[str, ...]) -> None:
+        self.start = start
+        self.end = end
+        self.similarity = similarity
+        self.diff = diff
 
 
-@dataclass(frozen=True)
-class NotFound:
-    near_miss: NearMiss | None
-    hint: str = ""
+class NotFound(Record):
+    __slots__ = ("near_miss", "hint")
+    near_miss: Final[NearMiss | None]
+    hint: Final[str]
     """Why a rung that seemed to apply refused (elision pieces, fuzzy thresholds); empty otherwise."""
 
+    def __init__(self, near_miss: NearMiss | None, hint: str = "") -> None:
+        self.near_miss = near_miss
+        self.hint = hint
 
-@dataclass(frozen=True)
-class Ambiguous:
-    starts: tuple[int, ...]
+
+class Ambiguous(Record):
+    __slots__ = ("starts", "strategy", "truncated")
+    starts: Final[tuple[int, ...]]
     """0-based start of every candidate, lowest first, at most ``max_candidates`` of them."""
-    strategy: Rung
-    truncated: bool
+    strategy: Final[Rung]
+    truncated: Final[bool]
+
+    def __init__(self, starts: tuple[int, ...], strategy: Rung, truncated: bool) -> None:
+        self.starts = starts
+        self.strategy = strategy
+        self.truncated = truncated

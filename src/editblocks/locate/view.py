@@ -7,9 +7,9 @@ is why it lives apart from all of them.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from itertools import islice
+from typing import Final
 
 from editblocks.locate.budget import CompareBudget, compare_cost
 from editblocks.locate.fuzzy import MAX_WINDOWS, FuzzyLines, ScoredWindow, rank_windows, score_window
@@ -27,6 +27,7 @@ from editblocks.locate.normalize import (
     leading_indent,
 )
 from editblocks.locate.types import FOLDING_RUNGS, Rung
+from editblocks.record import Record
 
 NEAR_MISS_WINDOWS = 3
 """Candidate regions scored for a diagnosis (only the best is reported; applying fuzzily scores more)."""
@@ -39,15 +40,23 @@ DIRECT_SHIFT_CHECKS = 16
 """Windows equal but for indentation checked one by one; beyond this many, one pass over indentation steps."""
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(Record):
     """A window of the file that equals ``search`` on some rung, with the indentation shift that rung allowed."""
 
-    start: int
-    search: tuple[str, ...]
-    replace: tuple[str, ...]
-    shift: int = 0
-    tab_width: int = TAB_WIDTHS[0]
+    __slots__ = ("start", "search", "replace", "shift", "tab_width")
+    start: Final[int]
+    search: Final[tuple[str, ...]]
+    replace: Final[tuple[str, ...]]
+    shift: Final[int]
+    tab_width: Final[int]
+
+    def __init__(self, start: int, search: tuple[str, ...], replace: tuple[str, ...], shift: int = 0,
+                 tab_width: int = TAB_WIDTHS[0]) -> None:
+        self.start = start
+        self.search = search
+        self.replace = replace
+        self.shift = shift
+        self.tab_width = tab_width
 
     @property
     def end(self) -> int:

@@ -6,17 +6,23 @@ examples are written out (a test parses each one).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Final
 
 from editblocks.model import BlockKind, EditBlock, Format
 from editblocks.parsing.render import render
+from editblocks.record import Record
 
 
-@dataclass(frozen=True)
-class FormatInfo:
-    format: Format
-    summary: str
-    example: str
+class FormatInfo(Record):
+    __slots__ = ("format", "summary", "example")
+    format: Final[Format]
+    summary: Final[str]
+    example: Final[str]
+
+    def __init__(self, format: Format, summary: str, example: str) -> None:
+        self.format = format
+        self.summary = summary
+        self.example = example
 
 
 _SUMMARIES = {

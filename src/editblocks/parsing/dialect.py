@@ -19,21 +19,28 @@ lines), so ordinary blocks cost nothing here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import Final
 
 from editblocks.parsing.markers import classify
+from editblocks.record import Record
 
 _HINT_WORDS = (":start_line:", ":end_line:")
 _ESCAPE_CANDIDATE = re.compile(r"^\\(?=[<=>+\-:«═»])", re.MULTILINE)
 
 
-@dataclass(frozen=True)
-class Dialect:
+class Dialect(Record):
     """The old and new texts of every reading with hints taken off and escapes read, and what was found."""
 
-    pairs: tuple[tuple[str, str], ...]
-    line_hint: int | None = None
-    literal: tuple[str, str] | None = None  # the first reading as written, when an escaped line was read
+    __slots__ = ("pairs", "line_hint", "literal")
+    pairs: Final[tuple[tuple[str, str], ...]]
+    line_hint: Final[int | None]
+    literal: Final[tuple[str, str] | None]  # the first reading as written, when an escaped line was read
+
+    def __init__(self, pairs: tuple[tuple[str, str], ...], line_hint: int | None = None,
+                 literal: tuple[str, str] | None = None) -> None:
+        self.pairs = pairs
+        self.line_hint = line_hint
+        self.literal = literal
 
 
 def read_dialect(pairs: list[tuple[str, str]]) -> Dialect | str:

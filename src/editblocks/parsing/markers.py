@@ -15,9 +15,11 @@ one only when the block has no other separator.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from typing import Final
+
+from editblocks.record import Record
 
 MIN_RUN = 5
 MAX_RUN = 9
@@ -132,11 +134,16 @@ _GUILLEMET_CHARS = frozenset("«═»")
 _NEAR_MISS_WORDS = ("SEARCH", "REPLACE", "ORIGINAL", "UPDATED", "NEW_FILE", "EDIT")
 
 
-@dataclass(frozen=True, slots=True)
-class Marker:
-    kind: MarkerKind
-    length: int
-    irregular: str = ""
+class Marker(Record):
+    __slots__ = ("kind", "length", "irregular")
+    kind: Final[MarkerKind]
+    length: Final[int]
+    irregular: Final[str]
+
+    def __init__(self, kind: MarkerKind, length: int, irregular: str = "") -> None:
+        self.kind = kind
+        self.length = length
+        self.irregular = irregular
 
 
 CACHED_LINE_CHARS = 80

@@ -14,21 +14,28 @@ model sends again counts as done, never applied twice.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import Final
 
 from editblocks.model import EditBlock, EditResult, ResultCode, Status
 from editblocks.plan import Plan
 from editblocks.plan.planner import Planner
 from editblocks.plan.policy import failure_words
+from editblocks.record import Record
 
 
-@dataclass(frozen=True)
-class HeldFile:
+class HeldFile(Record):
     """A file not written yet: the blocks that applied, in order, and the failed blocks it waits for."""
 
-    key: str
-    blocks: tuple[EditBlock, ...]
-    waiting: tuple[EditResult, ...]
+    __slots__ = ("key", "blocks", "waiting")
+    key: Final[str]
+    blocks: Final[tuple[EditBlock, ...]]
+    waiting: Final[tuple[EditResult, ...]]
+
+    def __init__(self, key: str, blocks: tuple[EditBlock, ...], waiting: tuple[EditResult, ...]) -> None:
+        self.key = key
+        self.blocks = blocks
+        self.waiting = waiting
 
 
 class HeldBlocks:

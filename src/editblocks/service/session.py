@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from editblocks.model import (
     ApplyResult,
@@ -35,7 +36,6 @@ from editblocks.plan import FilePlan, Plan, abort_plan
 from editblocks.plan.files import moving_sections
 from editblocks.plan.planner import Planner
 from editblocks.service.held import HeldBlocks, HeldRound
-from editblocks.service.live import LiveAnswer, LiveLocator
 from editblocks.service.options import ApplyOptions
 from editblocks.service.reading import StoreReader
 from editblocks.service.results import apply_result, clean, not_written, refused_run
@@ -44,6 +44,9 @@ from editblocks.workspace.reading import FileSnapshot
 from editblocks.workspace.store import FileStore
 from editblocks.workspace.undo import UndoOutcome
 from editblocks.workspace.workspace import Workspace
+
+if TYPE_CHECKING:  # live answers load their module when a door streams one
+    from editblocks.service.live import LiveAnswer, LiveLocator
 
 Edits = str | ParseResult | Sequence[EditBlock]
 """An answer's text, its parse, or blocks made some other way."""
@@ -96,12 +99,16 @@ class EditSession:
 
     def live_locator(self) -> LiveLocator:
         """In-memory copies of the store's files for live verdicts, carried from round to round (`LiveLocator`)."""
+        from editblocks.service.live import LiveLocator
+
         known = self.options.known_files
         return LiveLocator(StoreReader(self.store), self.options.plan_options(),
                            lambda: known if known is not None else self.store.files(), self.held)
 
     def live(self, format: Format | str | None = None, locator: LiveLocator | None = None) -> LiveAnswer:
         """An answer to stream: every block gets its verdict the moment it ends, from the planner `apply` uses."""
+        from editblocks.service.live import LiveAnswer
+
         return LiveAnswer(locator or self.live_locator(), format or self.options.format, self.options.known_files)
 
     def preview(self, edits: Edits) -> ApplyResult:

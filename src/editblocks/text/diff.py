@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from dataclasses import dataclass
+from typing import Final
 
+from editblocks.record import Record
 from editblocks.text.line_diff import Opcode, hunks, line_opcodes
 
 CONTEXT_LINES = 3
@@ -46,8 +47,7 @@ def unified_diff(path: str, original: str | None, new: str, context: int = CONTE
     return "".join(out)
 
 
-@dataclass(frozen=True)
-class _Window:
+class _Window(Record):
     """The part of both texts a diff needs: the changed lines with ``context`` equal lines around them.
 
     Both start ``first_line`` lines into the files (at ``old_start`` and
@@ -56,11 +56,19 @@ class _Window:
     is the diff of the files.
     """
 
-    old_start: int
-    old_end: int
-    new_start: int
-    new_end: int
-    first_line: int
+    __slots__ = ("old_start", "old_end", "new_start", "new_end", "first_line")
+    old_start: Final[int]
+    old_end: Final[int]
+    new_start: Final[int]
+    new_end: Final[int]
+    first_line: Final[int]
+
+    def __init__(self, old_start: int, old_end: int, new_start: int, new_end: int, first_line: int) -> None:
+        self.old_start = old_start
+        self.old_end = old_end
+        self.new_start = new_start
+        self.new_end = new_end
+        self.first_line = first_line
 
 
 def _changed_window(old: str, new: str, context: int) -> _Window:

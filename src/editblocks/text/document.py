@@ -10,17 +10,23 @@ inside it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import chain
+from typing import Final
+
+from editblocks.record import Record
 
 LF = "\n"
 CRLF = "\r\n"
 
 
-@dataclass(frozen=True)
-class Document:
-    lines: tuple[str, ...]
-    endings: tuple[str, ...]
+class Document(Record):
+    __slots__ = ("lines", "endings")
+    lines: Final[tuple[str, ...]]
+    endings: Final[tuple[str, ...]]
+
+    def __init__(self, lines: tuple[str, ...], endings: tuple[str, ...]) -> None:
+        self.lines = lines
+        self.endings = endings
 
     @classmethod
     def from_text(cls, text: str) -> Document:
