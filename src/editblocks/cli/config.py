@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -80,15 +79,17 @@ class Ignored(Record):
         return f"{self.key} in {self.file} {self.table}: {self.reason}; {self.set_instead}"
 
 
-@dataclass
 class Configuration:
     """click's `default_map`, the file each default came from, and what was ignored."""
 
-    defaults: dict[str, dict[str, Any]] = field(default_factory=dict)
-    origins: dict[str, dict[str, ConfigFile]] = field(default_factory=dict)
-    ignored: list[Ignored] = field(default_factory=list)
-    user_file: Path | None = None
-    project_file: Path | None = None
+    __slots__ = ("defaults", "origins", "ignored", "user_file", "project_file")
+
+    def __init__(self, *, user_file: Path | None = None, project_file: Path | None = None) -> None:
+        self.defaults: dict[str, dict[str, Any]] = {}
+        self.origins: dict[str, dict[str, ConfigFile]] = {}
+        self.ignored: list[Ignored] = []
+        self.user_file = user_file
+        self.project_file = project_file
 
     def warnings(self, command_name: str | None) -> list[str]:
         """One line per ignored key (or file) that would have configured ``command_name``."""

@@ -12,8 +12,6 @@ Whoever reports the result says so when either happened (`note`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 COMPARE_BUDGET = 300_000_000
 """Work units (about a nanosecond each) of comparisons made in full: some 0.3 s, twenty big ordinary diagnoses."""
 
@@ -50,18 +48,20 @@ def shortened(key: str) -> str:
     return key if len(key) <= 2 * ESTIMATE_CHARS else key[:ESTIMATE_CHARS] + key[-ESTIMATE_CHARS:]
 
 
-@dataclass
 class CompareBudget:
     """Work units left for comparisons in full and for estimates, and what ran short."""
 
-    exact: int = COMPARE_BUDGET
-    estimates: int = ESTIMATE_BUDGET
-    estimated: bool = False
-    """Some comparison was estimated on shortened lines (since the flags were last cleared)."""
-    skipped: bool = False
-    """Some comparison was not made at all (since the flags were last cleared)."""
-    spent: bool = False
-    """An estimate did not fit any more: nothing more is compared with this budget."""
+    __slots__ = ("exact", "estimates", "estimated", "skipped", "spent")
+
+    def __init__(self, exact: int = COMPARE_BUDGET, estimates: int = ESTIMATE_BUDGET) -> None:
+        self.exact = exact
+        self.estimates = estimates
+        self.estimated = False
+        """Some comparison was estimated on shortened lines (since the flags were last cleared)."""
+        self.skipped = False
+        """Some comparison was not made at all (since the flags were last cleared)."""
+        self.spent = False
+        """An estimate did not fit any more: nothing more is compared with this budget."""
 
     def take_exact(self, units: int) -> bool:
         if units <= self.exact:

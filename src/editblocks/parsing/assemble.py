@@ -11,7 +11,6 @@ decides what they mean for the block.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import replace
 
 from editblocks.model import (
     SEARCH_REPLACE_FAMILY,
@@ -294,8 +293,7 @@ class BlockAssembler:
         lines to read again into it (after its start marker, starting with a newline)."""
         self._strict_allowed = False
         self._sink.progress(block)
-        self.block = replace(block, strict=False, body=[], dividers=[], look_alikes=[], reported=0,
-                             held_from=NOTHING_HELD)
+        self.block = block.reopened_tolerant()
         return "\n" + block.text_after_start()
 
     def finish(self) -> None:

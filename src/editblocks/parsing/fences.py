@@ -8,8 +8,10 @@ path sits before or inside the fence tells `diff` from `diff-fenced`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
+
+from editblocks.record import Record
 
 XML_FENCE_TAGS = frozenset({"source", "code", "pre", "codeblock", "sourcecode"})
 SHELL_LANGUAGES = frozenset(
@@ -19,27 +21,32 @@ SHELL_LANGUAGES = frozenset(
 TRANSCRIPT_LANGUAGES = frozenset({"console", "shell-session", "shellsession", "terminal"})
 
 
-@dataclass(frozen=True, slots=True)
-class Fence:
+class Fence(Record):
     """An open fence: backticks/tildes (`char`, `length`) or an XML tag (`tag`)."""
 
-    char: str
-    length: int
-    info: str
-    tag: str = ""
-    closer: str = ""
-    language: str = field(init=False)
-    is_shell: bool = field(init=False)
-    is_transcript: bool = field(init=False)
-    closing: str = field(init=False)  # the usual closing line of a markdown fence, stripped ("" for the others)
+    __slots__ = ("char", "length", "info", "tag", "closer", "language", "is_shell", "is_transcript", "closing")
+    char: Final[str]
+    length: Final[int]
+    info: Final[str]
+    tag: Final[str]
+    closer: Final[str]
+    language: Final[str]
+    is_shell: Final[bool]
+    is_transcript: Final[bool]
+    closing: Final[str]  # the usual closing line of a markdown fence, stripped ("" for the others)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "closing", "" if self.tag or self.closer else self.char * self.length)
-        first = self.info.split(maxsplit=1)[0] if self.info.strip() else ""
+    def __init__(self, char: str, length: int, info: str, tag: str = "", closer: str = "") -> None:
+        self.char = char
+        self.length = length
+        self.info = info
+        self.tag = tag
+        self.closer = closer
+        first = info.split(maxsplit=1)[0] if info.strip() else ""
         language = first.strip("{}.").lower()
-        object.__setattr__(self, "language", language)
-        object.__setattr__(self, "is_transcript", language in TRANSCRIPT_LANGUAGES)
-        object.__setattr__(self, "is_shell", language in SHELL_LANGUAGES or language in TRANSCRIPT_LANGUAGES)
+        self.language = language
+        self.is_shell = language in SHELL_LANGUAGES or language in TRANSCRIPT_LANGUAGES
+        self.is_transcript = language in TRANSCRIPT_LANGUAGES
+        self.closing = "" if tag or closer else char * length
 
     def is_closed_by(self, stripped: str) -> bool:
         if self.closer:

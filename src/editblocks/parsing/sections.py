@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from typing import Final
 
 from editblocks.model import Format, Reading, shared_line_prefix
 from editblocks.parsing.marker_guard import introduced_marker
 from editblocks.parsing.markers import MarkerKind
+from editblocks.record import Record
 
 ErrorSink = Callable[[int, str], None]
 Sections = tuple[str, str, str, str]  # leading, old, new, trailing
@@ -41,39 +42,65 @@ SECTION_NAMES: dict[MarkerKind, tuple[str, ...]] = {
 }
 
 
-@dataclass(slots=True)
-class Divider:
-    index: int  # position in the block body where the next section starts
-    kind: MarkerKind
-    length: int
-    line: int
-    text: str  # the marker line as written, to re-read a strict block that never closed
+class Divider(Record):
+    """A marker line inside a block that ends one section and begins the next (or a separator kept as content)."""
+
+    __slots__ = ("index", "kind", "length", "line", "text")
+    index: Final[int]  # position in the block body where the next section starts
+    kind: Final[MarkerKind]
+    length: Final[int]
+    line: Final[int]
+    text: Final[str]  # the marker line as written, to re-read a strict block that never closed
+
+    def __init__(self, index: int, kind: MarkerKind, length: int, line: int, text: str) -> None:
+        self.index = index
+        self.kind = kind
+        self.length = length
+        self.line = line
+        self.text = text
 
 
-@dataclass(slots=True)
 class OpenBlock:
-    start: MarkerKind
-    line: int
-    length: int
-    strict: bool
-    path: str | None
-    format: Format
-    missing_path_hint: str
-    indent: str
-    candidates: re.Pattern[str]
-    structure: frozenset[MarkerKind]  # the marker kinds that are structure inside this block, not content
-    interrupting: bool = False  # opened inside a block that had no divider yet: its text may hold markers
-    body: list[str] = field(default_factory=list)  # content as slices of whole lines, each ending in a newline
-    dividers: list[Divider] = field(default_factory=list)
-    look_alikes: list[Divider] = field(default_factory=list)
-    """Separator lines kept as content (another length in a strict block, or 10+ `=`); each is its own body slice
-    at ``index``. A block with no real separator is cut at one of them."""
-    reported: int = 0  # body lines already sent as progress
-    held_from: int = NOTHING_HELD  # body position from which progress waits for the block's end (see EventSink)
-    dialect: bool = False  # a content line starts with `\` or `:` (maybe Roo's escaped markers or hints)
-    tags: bool = False  # Zed's edit: its structure is `</old_text>`, `<new_text>` and `</new_text>` lines
-    conflict: bool = False  # opened by `<<<<<<< HEAD`: a git conflict if a `>>>>>>> branch` line follows
-    line_hint: int | None = None  # the line its start marker names (`line=42`)
+    """The block being read: how it opened, its body so far, and its dividers (mutable; one per block)."""
+
+    __slots__ = ("start", "line", "length", "strict", "path", "format", "missing_path_hint", "indent", "candidates",
+                 "structure", "interrupting", "body", "dividers", "look_alikes", "reported", "held_from", "dialect",
+                 "tags", "conflict", "line_hint")
+
+    def __init__(self, start: MarkerKind, line: int, length: int, strict: bool, path: str | None, format: Format,
+                 missing_path_hint: str, indent: str, candidates: re.Pattern[str], structure: frozenset[MarkerKind],
+                 interrupting: bool = False, *, tags: bool = False, conflict: bool = False,
+                 line_hint: int | None = None) -> None:
+        self.start = start
+        self.line = line
+        self.length = length
+        self.strict = strict
+        self.path = path
+        self.format = format
+        self.missing_path_hint = missing_path_hint
+        self.indent = indent
+        self.candidates = candidates
+        self.structure = structure  # the marker kinds that are structure inside this block, not content
+        self.interrupting = interrupting  # opened inside a block that had no divider yet: its text may hold markers
+        self.body: list[str] = []  # content as slices of whole lines, each ending in a newline
+        self.dividers: list[Divider] = []
+        self.look_alikes: list[Divider] = []
+        """Separator lines kept as content (another length in a strict block, or 10+ `=`); each is its own body
+        slice at ``index``. A block with no real separator is cut at one of them."""
+        self.reported = 0  # body lines already sent as progress
+        self.held_from = NOTHING_HELD  # body position from which progress waits for the block's end (see EventSink)
+        self.dialect = False  # a content line starts with `\` or `:` (maybe Roo's escaped markers or hints)
+        self.tags = tags  # Zed's edit: its structure is `</old_text>`, `<new_text>` and `</new_text>` lines
+        self.conflict = conflict  # opened by `<<<<<<< HEAD`: a git conflict if a `>>>>>>> branch` line follows
+        self.line_hint = line_hint  # the line its start marker names (`line=42`)
+
+    def reopened_tolerant(self) -> OpenBlock:
+        """The same block opened again with standard rules: not strict, and nothing read into it yet."""
+        block = OpenBlock(self.start, self.line, self.length, False, self.path, self.format, self.missing_path_hint,
+                          self.indent, self.candidates, self.structure, self.interrupting, tags=self.tags,
+                          conflict=self.conflict, line_hint=self.line_hint)
+        block.dialect = self.dialect
+        return block
 
     def text_after_start(self) -> str:
         """The block's lines after its start marker, as written (content and dividers interleaved)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Generic, TypeVar
 
@@ -32,19 +31,25 @@ _QUOTED = re.compile(r"`[^`\n]*`|'[^'\n]*'|\"[^\"\n]*\"")
 _NUMBER = re.compile(r"\d+")
 
 
-@dataclass
 class Omitted:
     """Items of one kind that were not shown: how many, and the first of them as the example."""
 
-    kind: str
-    count: int
-    example: str
+    __slots__ = ("kind", "count", "example")
+
+    def __init__(self, kind: str, count: int, example: str) -> None:
+        self.kind = kind
+        self.count = count
+        self.example = example
 
 
-@dataclass
 class Capped(Generic[T]):
-    shown: list[T]
-    omitted: list[Omitted]
+    """The items to show, and the others counted by kind."""
+
+    __slots__ = ("shown", "omitted")
+
+    def __init__(self, shown: list[T], omitted: list[Omitted]) -> None:
+        self.shown = shown
+        self.omitted = omitted
 
     @property
     def hidden(self) -> int:
