@@ -27,18 +27,16 @@ def is_elision_line(line: str) -> bool:
     return text.startswith(_COMMENT_STARTS) and any(ellipsis in text for ellipsis in _ELLIPSES)
 
 
-_COMMENT_MARKS = re.compile(r"^(?:#+|//+|/\*+|\*+|<!--|--|\{/\*)|(?:\*+/|-->|\*/\})$")
-_LAZY_WORDING = re.compile(
+_COMMENT_MARKS = r"^(?:#+|//+|/\*+|\*+|<!--|--|\{/\*)|(?:\*+/|-->|\*/\})$"
+_LAZY_WORDING = (
     r"\b(?:existing|remaining|unchanged|rest of (?:the )?(?:file|code|implementation|class|module|function"
     r"|method)s?|(?:same )?as before)\b"
 )
-_OMITTED_THING = re.compile(
-    r"\b(?:code|file|implementation|content|contents|methods|functions|unchanged|as before)\b"
-)
+_OMITTED_THING = r"\b(?:code|file|implementation|content|contents|methods|functions|unchanged|as before)\b"
 _LAZY_MAX_WORDS = 8
 """Longer comments are explanations that happen to use these words, not a stand-in for code."""
 _BRACKETS = {"(": ")", "[": "]", "{": "}"}
-_PROSE = re.compile(r"[A-Za-z \t.,:;\u2026]+")
+_PROSE = r"[A-Za-z \t.,:;\u2026]+"
 """What a bracketed placeholder holds: words and dots only (`(existing-code x)` is Lisp, not a placeholder)."""
 
 
@@ -51,7 +49,7 @@ def is_lazy_comment(line: str) -> bool:
     text = line.strip()
     if not text.startswith(_COMMENT_STARTS):
         return False
-    return _says_left_out(_COMMENT_MARKS.sub("", text))
+    return _says_left_out(re.sub(_COMMENT_MARKS, "", text))
 
 
 def is_placeholder(line: str) -> bool:
@@ -63,7 +61,7 @@ def is_placeholder(line: str) -> bool:
     if len(text) < 3 or _BRACKETS.get(text[0]) != text[-1]:
         return False
     inner = text[1:-1]
-    return _PROSE.fullmatch(inner) is not None and _says_left_out(inner.replace("\u2026", " ").replace(".", " "))
+    return re.fullmatch(_PROSE, inner) is not None and _says_left_out(inner.replace("\u2026", " ").replace(".", " "))
 
 
 def _says_left_out(text: str) -> bool:
@@ -71,11 +69,11 @@ def _says_left_out(text: str) -> bool:
     words = text.strip(" ()[]:.,;-").lower()
     if not words or len(words.split()) > _LAZY_MAX_WORDS:
         return False
-    lazy = _LAZY_WORDING.search(words)
+    lazy = re.search(_LAZY_WORDING, words)
     if lazy is None:
         return False
     rest = words[: lazy.start()] + " " + words[lazy.end() :]
-    return _OMITTED_THING.search(rest) is not None or lazy.group().startswith("rest of")
+    return re.search(_OMITTED_THING, rest) is not None or lazy.group().startswith("rest of")
 
 
 def _split_at_elisions(lines: Sequence[str]) -> list[tuple[str, ...]]:

@@ -25,7 +25,7 @@ from editblocks.parsing.markers import classify
 from editblocks.record import Record
 
 _HINT_WORDS = (":start_line:", ":end_line:")
-_ESCAPE_CANDIDATE = re.compile(r"^\\(?=[<=>+\-:«═»])", re.MULTILINE)
+_ESCAPE_CANDIDATE = r"^\\(?=[<=>+\-:«═»])"
 
 
 class Dialect(Record):
@@ -119,7 +119,7 @@ def _unescape(text: str) -> str:
         return text
     pieces: list[str] = []
     position = 0
-    for found in _ESCAPE_CANDIDATE.finditer(text):
+    for found in re.finditer(_ESCAPE_CANDIDATE, text, re.MULTILINE):
         slash = found.end() - 1
         line_end = text.find("\n", slash)
         rest = text[slash + 1 : line_end if line_end != -1 else len(text)]

@@ -27,8 +27,8 @@ EXAMPLE_CHARS = 160
 SHOWN_DIFF_LINES = 400
 """Lines of each file's diff shown in the terminal (`--patch` and `--json` hold the whole diff)."""
 
-_QUOTED = re.compile(r"`[^`\n]*`|'[^'\n]*'|\"[^\"\n]*\"")
-_NUMBER = re.compile(r"\d+")
+_QUOTED = r"`[^`\n]*`|'[^'\n]*'|\"[^\"\n]*\""
+_NUMBER = r"\d+"
 
 
 class Omitted:
@@ -94,7 +94,7 @@ def diagnostic_kind(diagnostic: Diagnostic) -> str:
 @lru_cache(maxsize=4096)
 def _message_shape(message: str) -> str:
     """Cached: a hostile answer repeats the same few messages a million times."""
-    return _NUMBER.sub("N", _QUOTED.sub("…", message))
+    return re.sub(_NUMBER, "N", re.sub(_QUOTED, "…", message))
 
 
 def describe_diagnostic(diagnostic: Diagnostic) -> str:

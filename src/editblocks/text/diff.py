@@ -16,8 +16,8 @@ from editblocks.record import Record
 from editblocks.text.line_diff import Opcode, hunks, line_opcodes
 
 CONTEXT_LINES = 3
-_HUNK_HEADER = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
-_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+_HUNK_HEADER = r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@"
+_TOKEN = r"\w+|\s+|[^\w\s]"
 
 
 def unified_diff(path: str, original: str | None, new: str, context: int = CONTEXT_LINES, *, deleted: bool = False,
@@ -227,7 +227,7 @@ def word_changes(old: str, new: str) -> tuple[list[tuple[int, int]], list[tuple[
     a changed run is then narrowed to its differing characters only when
     those are a small part of it (`greet` → `greets`, `8000` → `8080`).
     """
-    old_tokens, new_tokens = _TOKEN.findall(old), _TOKEN.findall(new)
+    old_tokens, new_tokens = re.findall(_TOKEN, old), re.findall(_TOKEN, new)
     old_offsets, new_offsets = _offsets(old_tokens), _offsets(new_tokens)
     old_spans: list[tuple[int, int]] = []
     new_spans: list[tuple[int, int]] = []
@@ -324,7 +324,7 @@ def diff_rows(diff: str) -> list[tuple[str, str]]:
             old_left -= kind in ("-", " ")
             new_left -= kind in ("+", " ")
             rows.append((kind, line))
-        elif match := _HUNK_HEADER.match(line):
+        elif match := re.match(_HUNK_HEADER, line):
             old_left, new_left = _count(match[2]), _count(match[4])
             rows.append(("hunk", line))
         else:
