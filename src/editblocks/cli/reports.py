@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from editblocks.cli.shared import InputError
@@ -39,6 +38,8 @@ def write_report(path: str, content: str | bytes) -> None:
     A symbolic link at ``path`` is followed, so the file it points to is
     replaced, not the link. Raises OSError; the temporary file never stays.
     """
+    import tempfile  # (with random and shutil) only when a report is written
+
     target = os.path.realpath(path)
     folder, name = os.path.split(target)
     mode = _mode_for(target)
