@@ -260,7 +260,9 @@ def test_a_dry_run_apply_loads_neither_eval_nor_the_html_report_nor_the_feedback
         "'--dry-run'], standalone_mode=False)\nexcept SystemExit:\n    pass")
     assert "editblocks.service.session" in loaded
     assert not {name for name in loaded if name.startswith(("editblocks.eval", "editblocks.report.html",
-                                                            "editblocks.report.feedback", "editblocks.prompts"))}
+                                                            "editblocks.report.feedback", "editblocks.prompts",
+                                                            "editblocks.service.live"))}
+    assert "tempfile" not in loaded  # the report writer's, loaded only when a report file is written
 
 
 def test_help_loads_no_command_machinery() -> None:
