@@ -64,9 +64,11 @@ def _print_apply(result: ApplyResult, *, as_json: bool, show_diffs: bool, dry_ru
 
         emit_json(apply_json(result))
         return
-    from editblocks.parsing.catalog import no_blocks_message
+    message = None
+    if not result.results:
+        from editblocks.parsing.catalog import no_blocks_message
 
-    message = None if result.results else no_blocks_message(format_)
+        message = no_blocks_message(format_)
     if message is not None:
         result = replace(result, diagnostics=_without(result.diagnostics, message))
     if draws_plain():
