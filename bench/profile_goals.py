@@ -130,13 +130,13 @@ def str_replace(top: int, lines_count: int = 100_000) -> None:
 
 
 def v4a(top: int, line_count: int = 100_000, hunks: int = 200) -> None:
-    from editblocks.plan import Source, plan_edits
+    from editblocks.plan import TargetFile, plan_edits
 
     lines = code_lines(line_count)
     places = hunk_places(lines, hunks)
     original, patch = "".join(line + "\n" for line in lines), v4a_patch("big.py", lines, places)
     print(f"-- parse + plan, {hunks} hunks, {line_count:,} lines")
-    profile_call(lambda: plan_edits(parse(patch, "v4a").blocks, {"big.py": Source("big.py", original)}), top, 3)
+    profile_call(lambda: plan_edits(parse(patch, "v4a").blocks, {"big.py": TargetFile("big.py", original)}), top, 3)
     with tempfile.TemporaryDirectory() as root:
         Path(root, "big.py").write_text(original)
         print("-- dry run")
@@ -252,7 +252,7 @@ def live(top: int) -> None:
 def memory(top: int) -> None:
     from memory_bench import answer as many_blocks
 
-    from editblocks.plan import Source, plan_edits
+    from editblocks.plan import TargetFile, plan_edits
     from editblocks.report.diffs import unified_diff
 
     lines = code_lines(200_000)
@@ -266,7 +266,7 @@ def memory(top: int) -> None:
     held: list[object] = []
     stages: list[tuple[str, Callable[[], object]]] = [
         ("parse", lambda: parse(response)),
-        ("plan_edits", lambda: plan_edits(held[0].blocks, {"big.py": Source("big.py", text)})),  # type: ignore
+        ("plan_edits", lambda: plan_edits(held[0].blocks, {"big.py": TargetFile("big.py", text)})),  # type: ignore
         ("unified_diff", lambda: unified_diff("big.py", text, held[1].files[0].text)),  # type: ignore
     ]
     snapshots = []

@@ -37,7 +37,7 @@ from goalkit import (
 )
 
 from editblocks import apply, parse
-from editblocks.plan import Source, plan_edits
+from editblocks.plan import TargetFile, plan_edits
 
 
 def load_apply_diff(site: Path) -> Callable[[str, str], str]:
@@ -61,7 +61,7 @@ def measure(hunks: int, line_count: int, rounds: int, site: Path) -> list[Row]:
 
     def parse_and_plan() -> str:
         result = parse(patch, "v4a")
-        plan = plan_edits(result.blocks, {"big.py": Source("big.py", original)})
+        plan = plan_edits(result.blocks, {"big.py": TargetFile("big.py", original)})
         return plan.files[0].text
 
     with tempfile.TemporaryDirectory(prefix="editblocks-v4a-") as root:

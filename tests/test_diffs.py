@@ -206,3 +206,30 @@ def test_a_diagnostic_is_shown_as_typed_never_as_markup_or_escapes():
     with output.capture() as captured:
         output.print(diagnostics_table([Diagnostic(Severity.WARNING, 4, message)]))
     assert "[bold red]not bold[/bold red] ␛[2J" in captured.get()
+
+
+def test_a_result_makes_each_diff_only_when_it_is_read(tmp_path, monkeypatch):
+    """A dry run or an apply whose report shows no diff never aligns a file's lines; reading it makes it once."""
+    import pickle
+
+    import editblocks.service.results as results
+
+    made: list[str] = []
+
+    def counted(path: str, *args: object, **kwargs: object) -> str:
+        made.append(path)
+        return unified_diff(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(results, "unified_diff", counted)
+    (tmp_path / "a.py").write_text("one\ntwo\nthree\n")
+    answer = "a.py\n```\n<<<<<<< SEARCH\ntwo\n=======\n2\n>>>>>>> REPLACE\n```\n"
+    result = apply(parse(answer), tmp_path, dry_run=True)
+    assert made == []
+    diff = result.diffs[0]
+    assert diff.unified == unified_diff("a.py", "one\ntwo\nthree\n", "one\n2\nthree\n")
+    assert diff.unified is diff.unified and made == ["a.py"]
+    copy = pickle.loads(pickle.dumps(diff))
+    assert copy == diff and hash(copy) == hash(diff) and repr(copy) == repr(diff)
+    assert (copy.before, copy.after) == ("one\ntwo\nthree\n", "one\n2\nthree\n")
+    with pytest.raises(AttributeError):
+        diff.path = "b.py"  # type: ignore[misc]

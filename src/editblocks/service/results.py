@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 
 from editblocks.model import (
     ApplyResult,
@@ -24,7 +25,8 @@ from editblocks.workspace.reading import FileSnapshot
 
 
 def file_diffs(files: Sequence[FilePlan], snapshots: Mapping[str, FileSnapshot]) -> tuple[FileDiff, ...]:
-    """One diff per changed file; a moved file's diff runs from its old path's text and stands for both paths."""
+    """One diff per changed file; a moved file's diff runs from its old path's text and stands for both paths.
+    Each is made when first read (most dry runs and applies never show one)."""
     moved = {f.moved_from: f.key for f in files if f.moved_from is not None}
     removed = {f.key: f.original for f in files if f.deleted}
     diffs = []
@@ -32,17 +34,17 @@ def file_diffs(files: Sequence[FilePlan], snapshots: Mapping[str, FileSnapshot])
         encoding = snapshots[f.key].encoding if f.key in snapshots else "utf-8"
         if f.deleted:
             if f.key not in moved:
-                diffs.append(FileDiff(f.key, False, unified_diff(f.key, f.original, "", deleted=True), f.original,
-                                      "", encoding, deleted=True))
+                made = partial(unified_diff, f.key, f.original, "", deleted=True)
+                diffs.append(FileDiff(f.key, False, made, f.original, "", encoding, deleted=True))
         elif f.moved_from is not None:
             before = removed.get(f.moved_from)
             source = snapshots.get(f.moved_from)
-            diffs.append(FileDiff(f.key, before is None, unified_diff(f.key, before, f.text, old_path=f.moved_from),
-                                  before, f.text, source.encoding if source is not None else encoding,
-                                  moved_from=f.moved_from))
+            made = partial(unified_diff, f.key, before, f.text, old_path=f.moved_from)
+            diffs.append(FileDiff(f.key, before is None, made, before, f.text,
+                                  source.encoding if source is not None else encoding, moved_from=f.moved_from))
         else:
-            diffs.append(FileDiff(f.key, f.original is None, unified_diff(f.key, f.original, f.text), f.original,
-                                  f.text, encoding))
+            made = partial(unified_diff, f.key, f.original, f.text)
+            diffs.append(FileDiff(f.key, f.original is None, made, f.original, f.text, encoding))
     return tuple(diffs)
 
 
