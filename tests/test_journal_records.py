@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from editblocks.tools import ToolHandler
-from editblocks.workspace import PlannedWrite, Workspace
+from editblocks.workspace import FileSnapshot, PlannedWrite, Workspace
 from editblocks.workspace.reverse_patch import PATCH_MIN_BYTES
 
 from helpers_journal import read_record, record_path, write_record
@@ -145,7 +145,8 @@ def test_a_small_file_and_a_big_rewrite_keep_whole_copies(big: Path) -> None:
     ws = Workspace(big)
     new_big = "".join(line(n).upper() for n in range(LINES))
     small, whole = ws.read("small.py"), ws.read("big.py")
-    outcome = ws.commit([PlannedWrite(small, "x = 2\n" * 10), PlannedWrite(whole, new_big)])  # type: ignore[arg-type]
+    assert isinstance(small, FileSnapshot) and isinstance(whole, FileSnapshot)
+    outcome = ws.commit([PlannedWrite(small, "x = 2\n" * 10), PlannedWrite(whole, new_big)])
     assert outcome.run_id is not None
     _, document, _ = read_record(record_path(big, outcome.run_id))
     assert all("keep_start" not in entry["saved"] for entry in document["files"])
@@ -206,9 +207,9 @@ def test_the_rounds_of_one_run_are_undone_together_through_their_patches(big: Pa
     first = None
     for number in (10, 30_000, 11):
         snapshot = ws.read("big.py")
-        assert not isinstance(snapshot, type(None)) and snapshot.text is not None  # type: ignore[union-attr]
-        text = snapshot.text.replace(line(number), line(number).replace("compute", "derive"))  # type: ignore[union-attr]
-        outcome = ws.commit([PlannedWrite(snapshot, text)], joins=first)  # type: ignore[arg-type]
+        assert isinstance(snapshot, FileSnapshot) and snapshot.text is not None
+        text = snapshot.text.replace(line(number), line(number).replace("compute", "derive"))
+        outcome = ws.commit([PlannedWrite(snapshot, text)], joins=first)
         first = first or outcome.run_id
     undone = ws.undo()
     assert undone.ok and len(undone.runs) == 3, undone.message
