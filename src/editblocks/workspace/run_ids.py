@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 SEQUENCE_DIGITS = 8
 MAX_SEQUENCE = 10**SEQUENCE_DIGITS - 1
@@ -66,8 +67,12 @@ class RunSequence:
         return RunId(number, stamp)
 
 
+@lru_cache(maxsize=4096)
 def parse_run_id(name: str) -> RunId | None:
-    """The run id ``name`` spells (a set-aside one too), or None if it is not exactly one."""
+    """The run id ``name`` spells (a set-aside one too), or None if it is not exactly one.
+
+    Remembered: the journal's names are read on every edit, and checking a calendar time is not cheap.
+    """
     found = _NAME.fullmatch(name)
     if found is None:
         return None
