@@ -92,7 +92,8 @@ def in_sequence(names: Iterable[str]) -> RunSequence:
     Names that are not run ids are left out altogether. A set-aside run keeps
     its place in the sequence (its number was handed out).
     """
-    ids = sorted(found for found in map(parse_run_id, names) if found is not None)
+    ids = sorted((found for found in map(parse_run_id, names) if found is not None),
+                 key=lambda found: (found.sequence, found.stamp, found.set_aside))  # the order of RunId, quicker
     kept: list[RunId] = []
     out: dict[str, str] = {}
     for found in ids:
