@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 SEQUENCE_DIGITS = 8
 MAX_SEQUENCE = 10**SEQUENCE_DIGITS - 1
@@ -39,11 +39,11 @@ class RunId:
     stamp: str
     set_aside: bool = False
 
-    @property
+    @cached_property
     def run_id(self) -> str:
         return f"{self.sequence:0{SEQUENCE_DIGITS}d}-{self.stamp}"
 
-    @property
+    @cached_property
     def name(self) -> str:
         return self.run_id + (SET_ASIDE if self.set_aside else "")
 
