@@ -246,3 +246,32 @@ def test_a_run_killed_before_its_mark_is_recovered_through_its_patch(big: Path) 
     recovered = ws.undo()
     assert recovered.ok and recovered.message.startswith(f"recovered interrupted run {run_id}")
     assert state_of(big) == before
+
+
+# --- a record is data a repository or another user can plant ---------------------------------------------
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a record to another user")
+def test_a_record_another_user_owns_is_left_alone_and_named(big: Path) -> None:
+    before = state_of(big)
+    mine = replace_line(big, 300)
+    state, document, payload = read_record(record_path(big, mine))
+    planted = f"{int(mine[:8]) + 1:08d}{mine[8:]}"
+    document["run_id"] = planted
+    write_record(record_path(big, planted), state, document, payload)
+    os.chown(record_path(big, planted), 12345, 12345)
+    undone = Workspace(big).undo()
+    assert undone.ok, undone.message
+    assert f"left run {planted} alone (its record belongs to user 12345" in undone.message
+    assert undone.run_id == mine and state_of(big) == before
+
+
+def test_a_record_that_is_a_symlink_is_never_read_through(big: Path, tmp_path: Path) -> None:
+    mine = replace_line(big, 300)
+    outside = tmp_path / "elsewhere"
+    record_path(big, mine).rename(outside)
+    record_path(big, mine).symlink_to(outside)
+    after = state_of(big)
+    undone = Workspace(big).undo()
+    assert not undone.ok and "symlink" in undone.message and f"run {mine} is damaged" in undone.message
+    assert state_of(big) == after

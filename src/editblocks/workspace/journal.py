@@ -289,6 +289,7 @@ class Journal:
 
     def discard(self, run: Run) -> None:
         """Forget a run that was rolled back: a folder's manifest first, so no half-deleted run looks pending."""
+        self._listed = None  # what `start` listed includes this run
         with self.state.folders(create=False) as found:
             if found is None:
                 return
