@@ -90,8 +90,14 @@ def in_sequence(names: Iterable[str]) -> RunSequence:
     """Sort a journal's folder names: run ids in sequence, and the out-of-sequence ones with why.
 
     Names that are not run ids are left out altogether. A set-aside run keeps
-    its place in the sequence (its number was handed out).
+    its place in the sequence (its number was handed out). Remembered for the
+    same names (each edit asks several times); the result is not to be changed.
     """
+    return _in_sequence(frozenset(names))
+
+
+@lru_cache(maxsize=64)
+def _in_sequence(names: frozenset[str]) -> RunSequence:
     ids = sorted((found for found in map(parse_run_id, names) if found is not None),
                  key=lambda found: (found.sequence, found.stamp, found.set_aside))  # the order of RunId, quicker
     kept: list[RunId] = []
