@@ -275,3 +275,41 @@ def test_a_record_that_is_a_symlink_is_never_read_through(big: Path, tmp_path: P
     undone = Workspace(big).undo()
     assert not undone.ok and "symlink" in undone.message and f"run {mine} is damaged" in undone.message
     assert state_of(big) == after
+
+
+KILLED_BETWEEN_RENAMES = textwrap.dedent(
+    """
+    import os, signal, sys
+    from editblocks.workspace import PlannedWrite, Workspace
+    ws = Workspace(sys.argv[1])
+    writes = []
+    for path in ("big.py", "twin.py"):
+        snapshot = ws.read(path)
+        writes.append(PlannedWrite(snapshot, snapshot.text.replace("compute(500,", "derive(500,")))
+    real, renames = os.replace, []
+    def replace(*args, **kwargs):
+        renames.append(args)
+        if len(renames) == 2:
+            os.kill(os.getpid(), signal.SIGKILL)  # the first big file is new, the second still old
+        return real(*args, **kwargs)
+    os.replace = replace
+    ws.commit(writes)
+    """
+)
+
+
+def test_a_run_killed_between_two_patched_files_is_recovered(big: Path) -> None:
+    (big / "twin.py").write_bytes((big / "big.py").read_bytes())
+    before = {name: (big / name).read_bytes() for name in ("big.py", "twin.py")}
+    killed = subprocess.run([sys.executable, "-c", KILLED_BETWEEN_RENAMES, str(big)], capture_output=True, timeout=60)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()
+    assert (big / "big.py").read_bytes() != before["big.py"] and (big / "twin.py").read_bytes() == before["twin.py"]
+    ws = Workspace(big)
+    run_id = ws.interrupted_run()
+    assert run_id is not None
+    _, document, _ = read_record(record_path(big, run_id))
+    assert all("keep_start" in entry["saved"] for entry in document["files"])
+    recovered = ws.undo()
+    assert recovered.ok, recovered.message
+    assert {name: (big / name).read_bytes() for name in ("big.py", "twin.py")} == before
+    assert not list(big.glob(".*.tmp"))
