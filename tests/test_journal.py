@@ -33,7 +33,7 @@ def test_a_run_is_recorded_pending_then_moves_on(tmp_path: Path) -> None:
     assert run.state is RunState.PENDING
     assert run.entries[0].backup is None and run.entries[0].saved == Saved(0, 4)  # a whole copy, in the record
     assert run.entries[1].saved is None
-    assert journal.original(run, run.entries[0]) == b"old\n"
+    assert journal.old_bytes(run, run.entries[0], None) == b"old\n"
     assert (tmp_path / ".editblocks" / ".gitignore").read_bytes() == b"*\n"
 
     committed = journal.mark(run, RunState.COMMITTED)
@@ -48,7 +48,7 @@ def test_a_damaged_backup_is_not_returned(tmp_path: Path) -> None:
     run = journal.start([entry("a.txt", b"old\n", b"new\n")], [b"old\n"])
     state, document, payload = read_record(journal.runs_dir / run.run_id)
     write_record(journal.runs_dir / run.run_id, state, document, b"olD\n")
-    assert journal.original(run, run.entries[0]) is None
+    assert journal.old_bytes(run, run.entries[0], None) == f"the saved copy of `a.txt` in run {run.run_id} is missing or damaged"
 
 
 @pytest.mark.parametrize(

@@ -233,12 +233,6 @@ class Journal:
             return None
         return None
 
-    def original(self, run: Run, entry: JournalEntry) -> bytes | None:
-        """The saved old bytes of ``entry`` when the run kept a whole copy, or None if it is missing or damaged
-        (a reverse patch needs the file's current bytes: see `old_bytes`)."""
-        found = self.old_bytes(run, entry, None)
-        return found if isinstance(found, bytes) else None
-
     def old_bytes(self, run: Run, entry: JournalEntry, current: bytes | None) -> bytes | str:
         """The old bytes of ``entry``, from its copy or from its reverse patch applied to ``current`` (the file's
         bytes now, which must be the ones the run wrote); or why they cannot be had."""
