@@ -48,7 +48,8 @@ def test_a_damaged_backup_is_not_returned(tmp_path: Path) -> None:
     run = journal.start([entry("a.txt", b"old\n", b"new\n")], [b"old\n"])
     state, document, payload = read_record(journal.runs_dir / run.run_id)
     write_record(journal.runs_dir / run.run_id, state, document, b"olD\n")
-    assert journal.old_bytes(run, run.entries[0], None) == f"the saved copy of `a.txt` in run {run.run_id} is missing or damaged"
+    damaged = f"the saved copy of `a.txt` in run {run.run_id} is missing or damaged"
+    assert journal.old_bytes(run, run.entries[0], None) == damaged
 
 
 @pytest.mark.parametrize(
