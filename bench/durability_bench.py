@@ -4,8 +4,8 @@
         [--history 1 8 20] [--openhands-site DIR | --no-peer]
 
 System calls are counted with `strace -f` (Debian's strace; `apt-get install strace`): a child process
-makes N earlier `str_replace` edits through `ToolHandler` (``--history``: 1, 8, 20; the journal prunes by
-listing its runs, so the count grows with them), then marks the start and end of one more edit with a `stat`
+makes N earlier `str_replace` edits through `ToolHandler` (``--history``: 1, 8, 20: the count must not grow
+with the runs the journal keeps), then marks the start and end of one more edit with a `stat`
 of a path that does not exist; the calls between the marks are counted by name: fsync/fdatasync, rename*,
 open*, stat* (stat, lstat, fstat, newfstatat, statx) and all calls. OpenHands' editor (openhands-aci's
 `OHEditor`, from ``--openhands-site`` or OPENHANDS_SITE) is counted the same way, for reference; it keeps no
@@ -131,8 +131,8 @@ def measure(line_count: int, trace_lines: int, edits: int, history: list[int],
         notes.append(f"  {name:10} editblocks {figures}   OpenHands OHEditor (after {edits}) {peer}")
     text = "".join(line + "\n" for line in code_lines(line_count))
     stored, size = journal_bytes(text, line_count, edits)
-    notes.append(f"journal after {edits} one-line edits of a {size / 1e6:.1f} MB file: {stored / 1e6:.1f} MB "
-                 f"({stored / size:.2f}x the file)")
+    notes.append(f"journal after {edits} one-line edits of a {size / 1e6:.1f} MB file: {amount(stored)} "
+                 f"({stored / size:.5f}x the file)")
     counts = ours[edits] if edits in ours else by_category(syscalls_of_one_edit("editblocks", traced, "", edits))
     per_edit = f"{counts['fsync']} fsyncs, {counts['rename']} renames, {counts['open']} opens, {counts['stat']} stats"
     peer_text = (f"{theirs['fsync']} fsyncs, {theirs['rename']} renames, {theirs['open']} opens, "
@@ -140,11 +140,16 @@ def measure(line_count: int, trace_lines: int, edits: int, history: list[int],
     rows = [
         Row(f"durability: system calls of a str_replace after {edits} others", per_edit, peer_text, None,
             f"<= {FSYNC_TARGET} fsyncs", counts["fsync"] <= FSYNC_TARGET, command_line()),
-        Row(f"durability: journal bytes after {edits} one-line edits", f"{stored / 1e6:.1f} MB",
+        Row(f"durability: journal bytes after {edits} one-line edits", amount(stored),
             f"file {size / 1e6:.1f} MB", stored / size, "<= 0.01x the file (reverse patches)",
             stored <= size / 100, command_line()),
     ]
     return rows, notes
+
+
+def amount(size: int) -> str:
+    """Bytes as MB, or kB when under a megabyte (a journal of reverse patches is a few kB)."""
+    return f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1e3:.1f} kB"
 
 
 def main() -> None:

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from editblocks.workspace.journal import Journal
-from editblocks.workspace.records import JournalEntry, RunState, fingerprint
+from editblocks.workspace.records import JournalEntry, RunState, Saved, fingerprint
+
+from helpers_journal import read_record, write_record
 
 
 def entry(path: str, old: bytes | None, new: bytes) -> JournalEntry:
@@ -29,8 +31,9 @@ def test_a_run_is_recorded_pending_then_moves_on(tmp_path: Path) -> None:
     journal = Journal(tmp_path)
     run = journal.start([entry("a.txt", b"old\n", b"new\n"), entry("b.txt", None, b"b\n")], [b"old\n", None])
     assert run.state is RunState.PENDING
-    assert run.entries[0].backup == "0000.orig" and run.entries[1].backup is None
-    assert journal.original(run, run.entries[0]) == b"old\n"
+    assert run.entries[0].backup is None and run.entries[0].saved == Saved(0, 4)  # a whole copy, in the record
+    assert run.entries[1].saved is None
+    assert journal.old_bytes(run, run.entries[0], None) == b"old\n"
     assert (tmp_path / ".editblocks" / ".gitignore").read_bytes() == b"*\n"
 
     committed = journal.mark(run, RunState.COMMITTED)
@@ -43,8 +46,10 @@ def test_a_run_is_recorded_pending_then_moves_on(tmp_path: Path) -> None:
 def test_a_damaged_backup_is_not_returned(tmp_path: Path) -> None:
     journal = Journal(tmp_path)
     run = journal.start([entry("a.txt", b"old\n", b"new\n")], [b"old\n"])
-    (journal.runs_dir / run.run_id / "0000.orig").write_bytes(b"old\r\n")
-    assert journal.original(run, run.entries[0]) is None
+    state, document, payload = read_record(journal.runs_dir / run.run_id)
+    write_record(journal.runs_dir / run.run_id, state, document, b"olD\n")
+    damaged = f"the saved copy of `a.txt` in run {run.run_id} is missing or damaged"
+    assert journal.old_bytes(run, run.entries[0], None) == damaged
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -46,10 +47,10 @@ def root(tmp_path: Path) -> Path:
 def test_undo_stops_at_a_damaged_newest_record_and_force_sets_it_aside(root: Path, damage: str) -> None:
     first = change(root, "a.txt", "a\n", "A\n")
     second = change(root, "b.txt", "b\n", "B\n")
-    manifest = root / JOURNAL / second / "manifest.json"
-    text = manifest.read_bytes()
-    manifest.write_bytes({"truncated": text[: len(text) // 2], "empty": b"",
-                          "missing-backup-list": text.replace(b'"files"', b'"filez"')}[damage])
+    record = root / JOURNAL / second
+    text = record.read_bytes()
+    record.write_bytes({"truncated": text[: len(text) // 2], "empty": b"",
+                        "missing-backup-list": text.replace(b'"files"', b'"filez"')}[damage])
     after = tree_state(root)
 
     stopped = Workspace(root).undo()
@@ -68,7 +69,8 @@ def test_undo_stops_at_a_damaged_newest_record_and_force_sets_it_aside(root: Pat
 def test_the_cli_reports_a_damaged_record_and_exits_one(root: Path) -> None:
     change(root, "a.txt", "a\n", "A\n")
     newest = runs(root)[-1]
-    (root / JOURNAL / newest / "manifest.json").write_bytes(b'{"version": 1, "run_id"')
+    record = root / JOURNAL / newest
+    record.write_bytes(record.read_bytes()[:60])
     result = CliRunner().invoke(main, ["undo", "--root", str(root)], catch_exceptions=False)
     assert result.exit_code == 1
     assert f"the record of run {newest} is damaged" in result.output
@@ -83,10 +85,9 @@ KILLED_IN_START = textwrap.dedent(
     import os, signal, sys
     from editblocks import parse
     from editblocks.service.apply import apply
-    real_replace = os.replace
-    def replace(*args, **kwargs):
-        os.kill(os.getpid(), signal.SIGKILL)  # the manifest's rename: the copies are saved, the record is not
-    os.replace = replace
+    def link(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGKILL)  # the record is written and synced, not yet linked in as the run
+    os.link = link
     apply(parse(sys.argv[2]), sys.argv[1])
     """
 )
@@ -98,9 +99,9 @@ def test_runs_killed_before_their_record_are_pruned_at_the_next_run(root: Path) 
     for _ in range(3):
         killed = subprocess.run([sys.executable, "-c", KILLED_IN_START, str(root), answer], timeout=60)
         assert killed.returncode == -signal.SIGKILL
-    # each killed run left a folder of copies without a manifest; each next run removed the one before
+    # each killed run left a temporary record; each next run removed the one before
     assert len(runs(root)) == 1 and (root / "big.txt").read_text() == "x\n" * 100_000 + "end\n"
-    assert (root / JOURNAL / runs(root)[0] / "0000.orig").exists()
+    assert re.fullmatch(r"\.run-[0-9a-f]{8}\.tmp", runs(root)[0])
     newest = change(root, "a.txt", "a\n", "A\n")
     assert runs(root) == [newest]
 

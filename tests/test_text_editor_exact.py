@@ -23,7 +23,7 @@ def call(handler: ToolHandler, **arguments: object):
 
 def runs(root: Path) -> int:
     journal = root / ".editblocks" / "journal"
-    return len([p for p in journal.iterdir() if p.is_dir()]) if journal.is_dir() else 0
+    return len([p for p in journal.iterdir() if not p.name.startswith(".")]) if journal.is_dir() else 0
 
 
 @pytest.mark.parametrize("text", ["a\r\nb", "a\r\nb\r\n", "x", "", "line\n", "no\nfinal", "mixed\r\nends\n"])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import json
 import os
 import shutil
 import signal
@@ -32,6 +31,8 @@ from editblocks.workspace import (
     WorkspaceError,
     records,
 )
+
+from helpers_journal import read_record, record_path, write_record
 
 JOURNAL = ".editblocks"
 
@@ -591,7 +592,8 @@ def test_undo_refuses_a_deleted_file_and_a_created_file_edited_later(ws: Workspa
 def test_undo_with_a_damaged_backup_changes_nothing(ws: Workspace, root: Path) -> None:
     outcome = ws.commit([edit(ws, "src/a.py", str.upper)])
     assert outcome.run_id is not None
-    (root / JOURNAL / "journal" / outcome.run_id / "0000.orig").write_bytes(b"garbage")
+    state, document, payload = read_record(record_path(root, outcome.run_id))
+    write_record(record_path(root, outcome.run_id), state, document, b"X" * len(payload))
     after = tree_state(root)
     undone = ws.undo()
     assert not undone.ok and "missing or damaged" in undone.message
@@ -606,12 +608,11 @@ def test_undo_never_deletes_what_a_tampered_manifest_calls_a_temporary_file(
     (outside / ".s.editblocks-00000000.tmp").write_bytes(b"not ours\n")
     outcome = ws.commit([edit(ws, "src/a.py", str.upper)])
     assert outcome.run_id is not None
-    manifest_path = root / JOURNAL / "journal" / outcome.run_id / "manifest.json"
+    record = record_path(root, outcome.run_id)
     for temp in ["src/b.py", "../outside/.s.editblocks-00000000.tmp"]:
-        manifest = json.loads(manifest_path.read_text())
-        manifest["state"] = "committed"
-        manifest["files"][0]["temp"] = temp
-        manifest_path.write_text(json.dumps(manifest))
+        _, document, payload = read_record(record)
+        document["files"][0]["temp"] = temp
+        write_record(record, "committed", document, payload)
         assert ws.undo().ok
     assert (root / "src" / "b.py").read_bytes() == b"def b():\n    return 2\n"
     assert (outside / ".s.editblocks-00000000.tmp").read_bytes() == b"not ours\n"
@@ -632,14 +633,14 @@ def test_manifest_records_each_file(ws: Workspace, root: Path) -> None:
     (root / "src" / "a.py").chmod(0o751)
     outcome = ws.commit([edit(ws, "src/a.py", str.upper), edit(ws, "x/y/new.txt", lambda _: "new\n")])
     assert outcome.run_id is not None
-    manifest = json.loads((root / JOURNAL / "journal" / outcome.run_id / "manifest.json").read_text())
-    assert manifest["state"] == "committed"
+    state, manifest, payload = read_record(record_path(root, outcome.run_id))
+    assert state == "committed"
     modified, created = manifest["files"]
     assert modified["path"] == "src/a.py" and modified["existed"] and modified["old_mode"] == 0o751
     assert modified["temp"].startswith("src/.a.py.editblocks-") and modified["temp"].endswith(".tmp")
-    backup = root / JOURNAL / "journal" / outcome.run_id / modified["backup"]
-    assert backup.read_bytes() == b"def a():\n    return 1\n"
-    assert created["existed"] is False and created["backup"] is None
+    saved = modified["saved"]
+    assert payload[saved["offset"]:saved["offset"] + saved["length"]] == b"def a():\n    return 1\n"
+    assert created["existed"] is False and "saved" not in created
     assert created["created_dirs"] == ["x", "x/y"]
     assert created["new_fingerprint"] == records.fingerprint(b"new\n")
 
@@ -651,36 +652,37 @@ KILLER = textwrap.dedent(
     import os, signal, sys
     from editblocks.workspace import PlannedWrite, Workspace
 
-    root, kill_at, nth = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    root, call, kill_at, nth = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     ws = Workspace(root)
     writes = []
     for path in ["src/a.py", "src/b.py", "c.txt", "fresh/dir/new.py"]:
         snap = ws.read(path)
         writes.append(PlannedWrite(snap, (snap.text or "") + "# NEW\\n"))
-    real_replace = os.replace
+    real = getattr(os, call)
     seen = 0
-    def replace(src, dst, **folders):
+    def killing(first, second, *rest, **folders):
         global seen
-        seen += str(dst).endswith(kill_at)
+        seen += str(second).endswith(kill_at)
         if seen == nth:
             os.kill(os.getpid(), signal.SIGKILL)
-        real_replace(src, dst, **folders)
-    os.replace = replace
+        return real(first, second, *rest, **folders)
+    setattr(os, call, killing)
     ws.commit(writes)
     """
 )
 
 
 @pytest.mark.parametrize(
-    ("kill_at", "nth", "new_files"),
-    [("b.py", 1, 1), ("manifest.json", 2, 4)],  # mid-renames; after all renames, before "committed"
+    ("call", "kill_at", "nth", "new_files"),
+    # mid-renames; after all renames, at the write that marks the run committed (its state, in place)
+    [("replace", "b.py", 1, 1), ("pwrite", "", 1, 4)],
     ids=["second-file", "before-committed"],
 )
 def test_process_killed_mid_commit_is_recovered_by_undo(
-    root: Path, kill_at: str, nth: int, new_files: int
+    root: Path, call: str, kill_at: str, nth: int, new_files: int
 ) -> None:
     before = tree_state(root)
-    killer = [sys.executable, "-c", KILLER, str(root), kill_at, str(nth)]
+    killer = [sys.executable, "-c", KILLER, str(root), call, kill_at, str(nth)]
     killed = subprocess.run(killer, capture_output=True, timeout=60)
     assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()
 

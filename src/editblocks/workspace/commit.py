@@ -130,7 +130,8 @@ class Committer:
         except OSError as error:  # a folder on the way became a link or vanished since the check
             return _not_written(f"nothing written: the folders to write in changed ({describe(error)})"), None
         try:
-            run = self._journal.start(entries, [target.old for target in targets], joins=joins)
+            run = self._journal.start(entries, [target.old for target in targets],
+                                      [target.new for target in targets], joins=joins)
         except OSError as error:
             return _not_written(f"nothing written: the undo journal could not be saved ({describe(error)})"), None
         failure = self._write_temporaries(tree, run, targets)
@@ -248,7 +249,9 @@ class Committer:
             self._journal.discard(run)
 
     def _replace_all(self, tree: Tree, run: Run, targets: Sequence[_Target]) -> str:
-        """Rename every temporary file over its target (or delete), sync, mark the run; "" or what failed."""
+        """Rename every temporary file over its target (or delete), sync their folders, mark the run committed (not
+        synced: a crash that loses the mark leaves a pending run whose files are all new, which undo recovers);
+        "" or what failed."""
         step = ""
         try:
             for entry, target in zip(run.entries, targets, strict=True):

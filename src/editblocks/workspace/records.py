@@ -15,7 +15,7 @@ import os
 import re
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -30,12 +30,50 @@ MANIFEST_VERSION = 1
 MANIFEST_MAX_BYTES = 256 << 20  # far above any real run; a planted giant file is not read into memory
 PERMISSION_BITS = 0o7777
 _BACKUP_NAME = re.compile(r"[0-9]{4}\.orig")
+_DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
 class RunState(StrEnum):
     PENDING = "pending"
     COMMITTED = "committed"
     UNDONE = "undone"
+
+
+@dataclass(frozen=True)
+class Saved:
+    """Where a run's record keeps a file's old bytes: a whole copy, or (``keep_start`` set) a reverse patch.
+
+    A reverse patch is the bytes a small edit replaced: the old file is the new file's first ``keep_start``
+    bytes, then these bytes, then its last ``keep_end`` bytes. It applies only to the very bytes the run
+    wrote, so ``digest`` guards the patch itself and the old fingerprint the result.
+    """
+
+    offset: int  # into the record's payload
+    length: int
+    keep_start: int | None = None
+    keep_end: int | None = None
+    digest: str | None = None  # sha256 of a patch's bytes (a copy is checked against the old fingerprint)
+
+    @property
+    def is_patch(self) -> bool:
+        return self.keep_start is not None
+
+    def to_json(self) -> dict[str, Any]:
+        patch = {} if self.keep_start is None else {"keep_start": self.keep_start, "keep_end": self.keep_end,
+                                                    "digest": self.digest}
+        return {"offset": self.offset, "length": self.length, **patch}
+
+    @classmethod
+    def from_json(cls, data: object) -> Saved:
+        if not isinstance(data, dict):
+            raise ValueError(f"{data!r} does not say where the old bytes are")
+        patch = "keep_start" in data
+        saved = cls(_count(data["offset"]), _count(data["length"]),
+                    _count(data["keep_start"]) if patch else None, _count(data["keep_end"]) if patch else None,
+                    str(data["digest"]) if patch else None)
+        if patch and not _DIGEST.fullmatch(saved.digest or ""):
+            raise ValueError(f"{data['digest']!r} is not a sha256 digest")
+        return saved
 
 
 @dataclass(frozen=True)
@@ -51,9 +89,11 @@ class JournalEntry:
     temp: str  # relative path of the temporary file renamed onto the target
     created_dirs: tuple[str, ...]  # folders this file's write created, outermost first
     new_mode: int | None = None  # the permission bits the run gave the file, when it changed them
+    saved: Saved | None = None  # where a one-file record keeps the old bytes (`backup` names a copy's file)
 
     def to_json(self) -> dict[str, Any]:
-        mode = {} if self.new_mode is None else {"new_mode": self.new_mode}
+        mode: dict[str, Any] = {} if self.new_mode is None else {"new_mode": self.new_mode}
+        mode |= {} if self.saved is None else {"saved": self.saved.to_json()}
         return {
             "path": self.path,
             "existed": self.existed,
@@ -78,10 +118,13 @@ class JournalEntry:
             temp=str(data["temp"]),
             created_dirs=tuple(str(folder) for folder in data["created_dirs"]),
             new_mode=None if data.get("new_mode") is None else int(data["new_mode"]),
+            saved=None if data.get("saved") is None else Saved.from_json(data["saved"]),
         )
-        if entry.existed != (entry.backup is not None) or (entry.new_fingerprint is None and not entry.existed) or (
-            entry.backup is not None and not _BACKUP_NAME.fullmatch(entry.backup)
-        ):
+        kept = entry.backup is not None or entry.saved is not None
+        both = entry.backup is not None and entry.saved is not None
+        deleted_new = entry.new_fingerprint is None and not entry.existed
+        misnamed = entry.backup is not None and not _BACKUP_NAME.fullmatch(entry.backup)
+        if entry.existed != kept or both or deleted_new or misnamed:
             raise ValueError(f"inconsistent journal entry for {entry.path!r}")
         return entry
 
@@ -96,6 +139,8 @@ class Run:
     joins: str | None = None
     """The first run of the multi-round run this one belongs to (an `ask` round after the first): one undo takes
     back them all."""
+    folder: bool = False
+    """Recorded the older way, as a folder with a manifest and a copy per file (else one file, see `run_file`)."""
 
     @property
     def first(self) -> str:
@@ -127,8 +172,8 @@ def fingerprint(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def write_manifest(folder: int, run: Run) -> None:
-    """Replace the run folder's manifest with one recording ``run``, atomically, and fsync the folder."""
+def manifest_document(run: Run) -> dict[str, Any]:
+    """What a run's record says about it, as JSON (a one-file record keeps the state apart, see `run_file`)."""
     document: dict[str, Any] = {
         "version": MANIFEST_VERSION,
         "run_id": run.run_id,
@@ -140,8 +185,13 @@ def write_manifest(folder: int, run: Run) -> None:
         document["git_index"] = [item.to_json() for item in run.staged]
     if run.joins is not None:
         document["joins"] = run.joins
+    return document
+
+
+def write_manifest(folder: int, run: Run) -> None:
+    """Replace the run folder's manifest with one recording ``run``, atomically, and fsync the folder."""
     temp = f".{MANIFEST}.{secrets.token_hex(4)}.tmp"
-    write_new_file(folder, temp, json.dumps(document, indent=2).encode("utf-8"))
+    write_new_file(folder, temp, json.dumps(manifest_document(run), indent=2).encode("utf-8"))
     try:
         replace_entry(folder, temp, MANIFEST)
     except BaseException:
@@ -170,12 +220,26 @@ def load_run(runs: int, run_id: str, stranger: Stranger) -> Run | DamagedRun | U
     owner = owner or _foreign_owner(found[1], stranger, MANIFEST)
     if owner:
         return UntrustedRun(run_id, owner)
+    loaded = run_from_json(found[0], run_id, MANIFEST, None)
+    return replace(loaded, folder=True) if isinstance(loaded, Run) else loaded
+
+
+def run_from_json(text: bytes, run_id: str, shown: str, state: RunState | None) -> Run | DamagedRun:
+    """The run a record's JSON describes, or why it cannot be believed; ``state`` overrides the recorded one."""
     try:
-        document = json.loads(found[0])
+        document = json.loads(text)
+    except ValueError:
+        return DamagedRun(run_id, f"{shown} is not valid JSON, perhaps cut short")
+    return run_from_document(document, run_id, shown, state)
+
+
+def run_from_document(document: Any, run_id: str, shown: str, state: RunState | None) -> Run | DamagedRun:
+    """`run_from_json` of JSON already read."""
+    try:
         if document["version"] != MANIFEST_VERSION:
-            return DamagedRun(run_id, f"{MANIFEST} has version {document['version']!r}, not {MANIFEST_VERSION}")
+            return DamagedRun(run_id, f"{shown} has version {document['version']!r}, not {MANIFEST_VERSION}")
         if document["run_id"] != run_id:
-            return DamagedRun(run_id, f"{MANIFEST} names another run, {document['run_id']!r}")
+            return DamagedRun(run_id, f"{shown} names another run, {document['run_id']!r}")
         entries = tuple(JournalEntry.from_json(item) for item in document["files"])
         staged = tuple(Staged.from_json(item) for item in document.get("git_index", ()))
         if not {item.path for item in staged} <= {entry.path for entry in entries}:
@@ -183,11 +247,10 @@ def load_run(runs: int, run_id: str, stranger: Stranger) -> Run | DamagedRun | U
         joins = document.get("joins")
         if joins is not None and not _earlier_run(joins, run_id):
             raise ValueError(f"`joins` names no earlier run: {joins!r}")
-        return Run(run_id, RunState(document["state"]), str(document["created"]), entries, staged, joins)
+        recorded = state or RunState(document["state"])
+        return Run(run_id, recorded, str(document["created"]), entries, staged, joins)
     except (ValueError, KeyError, TypeError, AttributeError) as error:
-        truncated = isinstance(error, json.JSONDecodeError)
-        what = "is not valid JSON, perhaps cut short" if truncated else f"is incomplete ({error!r})"
-        return DamagedRun(run_id, f"{MANIFEST} {what}")
+        return DamagedRun(run_id, f"{shown} is incomplete ({error!r})")
 
 
 def _earlier_run(value: object, run_id: str) -> bool:
@@ -203,6 +266,13 @@ def _mode(value: object) -> int | None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= PERMISSION_BITS:
         raise ValueError(f"{value!r} is not a file mode")
+    return value
+
+
+def _count(value: object) -> int:
+    """A recorded size or offset: a non-negative int; anything else is a damaged record."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{value!r} is not a byte count")
     return value
 
 

@@ -109,10 +109,16 @@ def plan_restore(tree: Tree, run: Run, reader: Reader, journal: Journal, *, forc
         if not entry.existed:
             steps.append(_Step(entry, _Action.REMOVE))
             continue
-        original = journal.original(run, entry)
-        if original is None:
-            damaged = f"the saved copy of `{entry.path}` in run {run.run_id} is missing or damaged"
-            return RestorePlan((), (), damaged)
+        if entry.saved is not None and entry.saved.is_patch and expected is not None and entry.path in expected:
+            # the patch fits the bytes newer rounds will restore, not today's: only the patch itself is checked now
+            problem = journal.saved_problem(run, entry)
+            if problem:
+                return RestorePlan((), (), problem)
+            steps.append(_Step(entry, _Action.RESTORE, None, owner, entry.old_mode))
+            continue
+        original = journal.old_bytes(run, entry, None if current is None else current[0])
+        if isinstance(original, str):
+            return RestorePlan((), (), original)
         mode = entry.old_mode
         if mode is not None and not exact_modes and safe_mode(mode) != mode:
             notes.append(f"restored `{entry.path}` with mode {safe_mode(mode):04o}, not the {mode:04o} its record "

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property, lru_cache
 
 SEQUENCE_DIGITS = 8
 MAX_SEQUENCE = 10**SEQUENCE_DIGITS - 1
@@ -38,11 +39,11 @@ class RunId:
     stamp: str
     set_aside: bool = False
 
-    @property
+    @cached_property
     def run_id(self) -> str:
         return f"{self.sequence:0{SEQUENCE_DIGITS}d}-{self.stamp}"
 
-    @property
+    @cached_property
     def name(self) -> str:
         return self.run_id + (SET_ASIDE if self.set_aside else "")
 
@@ -66,8 +67,12 @@ class RunSequence:
         return RunId(number, stamp)
 
 
+@lru_cache(maxsize=4096)
 def parse_run_id(name: str) -> RunId | None:
-    """The run id ``name`` spells (a set-aside one too), or None if it is not exactly one."""
+    """The run id ``name`` spells (a set-aside one too), or None if it is not exactly one.
+
+    Remembered: the journal's names are read on every edit, and checking a calendar time is not cheap.
+    """
     found = _NAME.fullmatch(name)
     if found is None:
         return None
@@ -85,9 +90,16 @@ def in_sequence(names: Iterable[str]) -> RunSequence:
     """Sort a journal's folder names: run ids in sequence, and the out-of-sequence ones with why.
 
     Names that are not run ids are left out altogether. A set-aside run keeps
-    its place in the sequence (its number was handed out).
+    its place in the sequence (its number was handed out). Remembered for the
+    same names (each edit asks several times); the result is not to be changed.
     """
-    ids = sorted(found for found in map(parse_run_id, names) if found is not None)
+    return _in_sequence(frozenset(names))
+
+
+@lru_cache(maxsize=64)
+def _in_sequence(names: frozenset[str]) -> RunSequence:
+    ids = sorted((found for found in map(parse_run_id, names) if found is not None),
+                 key=lambda found: (found.sequence, found.stamp, found.set_aside))  # the order of RunId, quicker
     kept: list[RunId] = []
     out: dict[str, str] = {}
     for found in ids:

@@ -15,7 +15,7 @@ symlink while a run is under way makes the run fail, never write elsewhere.
 `Workspace` is the face; each job is a module behind it: `reading` (resolve,
 decode, refuse), `commit` (check, journal, replace, roll back, git add),
 `restore` (put a run's files back, for undo and roll back), `undo`, `lock`,
-and the journal (`journal`, with `records` and `state`).
+and the journal (`journal`, with `records`, `run_file`, `reverse_patch` and `state`).
 
 Environment conditions (disk full, permission denied, a file changed under
 us) come back as values; only a busy or unusable workspace raises.
