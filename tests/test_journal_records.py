@@ -233,18 +233,40 @@ KILLED_AT_THE_MARK = textwrap.dedent(
 )
 
 
-def test_a_run_killed_before_its_mark_is_recovered_through_its_patch(big: Path) -> None:
+def test_a_run_killed_before_its_mark_counts_as_committed_and_is_undone_through_its_patch(big: Path) -> None:
+    """Every file holds what the run wrote: only the (unsynced) committed mark is missing, so the run landed and
+    the next edit is not sent to `undo` first; undo then takes it back like any run."""
     before = state_of(big)
     killed = subprocess.run([sys.executable, "-c", KILLED_AT_THE_MARK, str(big), line(777).rstrip("\n")],
                             capture_output=True, timeout=60)
     assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()
     edited = line(777).encode()
     assert state_of(big)[0] == before[0].replace(edited, edited[:-1] + b"  # edited\n")
+    run_id = next(path.name for path in (big / ".editblocks" / "journal").iterdir() if path.name[0].isdigit())
+    assert read_record(record_path(big, run_id))[0] == "pending"
     ws = Workspace(big)
-    run_id = ws.interrupted_run()
-    assert run_id is not None
-    recovered = ws.undo()
-    assert recovered.ok and recovered.message.startswith(f"recovered interrupted run {run_id}")
+    assert ws.interrupted_run() is None
+    assert read_record(record_path(big, run_id))[0] == "committed"
+    undone = ws.undo()
+    assert undone.ok and undone.run_id == run_id, undone.message
+    assert state_of(big) == before
+
+
+def test_a_pending_run_with_a_file_not_as_it_wrote_still_waits_for_undo(big: Path) -> None:
+    before = state_of(big)
+    ws = Workspace(big)
+    snapshot = ws.read("big.py")
+    assert isinstance(snapshot, FileSnapshot) and snapshot.text is not None
+    outcome = ws.commit([PlannedWrite(snapshot, snapshot.text.replace(line(5), line(5).replace("compute", "x")))])
+    assert outcome.run_id is not None
+    path = record_path(big, outcome.run_id)
+    _, document, payload = read_record(path)
+    write_record(path, "pending", document, payload)  # as if killed before the last rename
+    (big / "big.py").write_bytes(before[0])
+    fresh = Workspace(big)
+    assert fresh.interrupted_run() == outcome.run_id
+    recovered = fresh.undo()
+    assert recovered.ok and recovered.message.startswith(f"recovered interrupted run {outcome.run_id}")
     assert state_of(big) == before
 
 

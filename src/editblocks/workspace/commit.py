@@ -28,6 +28,7 @@ from editblocks.workspace.dirfd import (
     write_new_file,
 )
 from editblocks.workspace.git import stage
+from editblocks.workspace.interrupted import interrupted_run
 from editblocks.workspace.journal import Journal
 from editblocks.workspace.reading import FileSnapshot, Reader, codec_for
 from editblocks.workspace.records import JournalEntry, Run, RunState, fingerprint
@@ -88,7 +89,7 @@ class Committer:
         rels = [write.snapshot.rel for write in writes]
         if len(set(rels)) != len(rels):
             raise ValueError("commit got more than one planned write for the same file")
-        pending = self._journal.interrupted_run()
+        pending = interrupted_run(self._journal, self._reader)
         if pending is not None:
             return _not_written(
                 f"refused: run {pending} was interrupted while writing files; "

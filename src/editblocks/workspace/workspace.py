@@ -31,6 +31,7 @@ from pathlib import Path
 from editblocks.errors import WorkspaceError
 from editblocks.workspace.commit import CommitOutcome, Committer, PlannedWrite
 from editblocks.workspace.dirfd import Kind, Tree, describe, scan
+from editblocks.workspace.interrupted import interrupted_run
 from editblocks.workspace.journal import KEEP_RUNS, MAX_BYTES, Journal
 from editblocks.workspace.lock import hold
 from editblocks.workspace.paths import Refusal, RefusalCode
@@ -155,7 +156,7 @@ class Workspace:
 
     def interrupted_run(self) -> str | None:
         """The id of a run killed mid-commit, which `undo` must recover before anything else is written."""
-        return self._journal.interrupted_run()
+        return interrupted_run(self._journal, self._reader)
 
     def lock(self, *, wait: float = 10.0) -> AbstractContextManager[None]:
         """Hold the workspace against other processes for one read → plan → commit.
