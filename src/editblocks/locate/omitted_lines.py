@@ -32,6 +32,8 @@ MAX_OMITTED = 12
 """File lines a hunk may leave out at one place."""
 MAX_STARTS = 100
 """Places of the hunk's first piece tried; past this the hunk is too common to place this way."""
+MAX_PIECES = 5
+"""Pieces a hunk may fall into: a hunk that leaves out lines at more places than this is not placed this way."""
 MAX_STATES = 20_000
 """Pairs of a hunk line and a file line it may stand for, over all places tried; past this the hunk is given up."""
 
@@ -83,16 +85,19 @@ def locate_omitting_lines(view: FileView, search: Sequence[str], replace: Sequen
     if len(changes) > 1:
         places = sorted({_path(levels, end)[0] for end in last})
         if len(places) == 1:
-            return "it lines up with the file more than one way, and the ways change different lines"
+            return ("the hunk, read as leaving out lines of the file, lines up with it more than one way, and the "
+                    "ways change different lines")
         return Ambiguous(tuple(places), Rung.OMITTED_LINES, False)
     end = min(last, key=lambda line: (last[line].stretches, line))
     path = _path(levels, end)
     pieces = _pieces(path)
+    if len(pieces) > MAX_PIECES:
+        return (f"the hunk would leave out lines of the file at {len(pieces) - 1} places; at most {MAX_PIECES - 1} "
+                "are read so")
     for first, stop in pieces:
-        count = len(list(islice(view.occurrences(Rung.TRAILING_WHITESPACE, hunk.old[first:stop]), 2)))
-        if count != 1:
-            return (f"its lines {first + 1}–{stop} of old text, between lines of the file it leaves out, occur "
-                    f"{'more than once' if count else 'nowhere on their own'} in the file")
+        if len(list(islice(view.occurrences(Rung.TRAILING_WHITESPACE, hunk.old[first:stop]), 2))) > 1:
+            return (f"the hunk would leave out lines of the file, but its old lines {first + 1}–{stop}, a piece "
+                    "between them, occur more than once in the file")
     return _found(view.lines, hunk, path)
 
 
