@@ -38,6 +38,13 @@ MAX_STATES = 20_000
 """Pairs of a hunk line and a file line it may stand for, over all places tried; past this the hunk is given up."""
 
 
+_GUESSED = 1_000_000
+"""Added to the count of left-out stretches for one where leaving lines out makes the change a guess: such a way
+of lining the hunk up is never taken, but its existence makes every other way ambiguous."""
+_GUESS = -1
+"""The mark such a way leaves in the places of the change, so that it never agrees with another way."""
+
+
 @dataclass
 class _Hunk:
     old: list[str]
@@ -71,17 +78,17 @@ def locate_omitting_lines(view: FileView, search: Sequence[str], replace: Sequen
     if not hunk.old or not any(key for key in hunk.old):
         return None
     keys = view.keys(Rung.TRAILING_WHITESPACE)
-    first_cut = next((line for line in range(len(hunk.old) - 1) if hunk.may_leave_out(line)), None)
-    if first_cut is None:
-        return None
-    starts = list(islice(view.occurrences(Rung.TRAILING_WHITESPACE, hunk.old[: first_cut + 1]), MAX_STARTS + 1))
-    if not starts or len(starts) > MAX_STARTS:
+    starts = list(islice(view.occurrences(Rung.TRAILING_WHITESPACE, hunk.old[:1]), MAX_STARTS + 1))
+    if len(hunk.old) < 2 or not starts or len(starts) > MAX_STARTS:
         return None
     levels = _levels(hunk, keys, starts)
     if levels is None or not levels[-1]:
         return None
+    changes = set().union(*(reach.changes for reach in levels[-1].values()))
+    if any(_GUESS in change for change in changes):
+        return ("the hunk reads as leaving out lines of the file inside its removed lines or where it adds lines, "
+                "which makes its change a guess")
     last = levels[-1]
-    changes = set().union(*(reach.changes for reach in last.values()))
     if len(changes) > 1:
         places = sorted({_path(levels, end)[0] for end in last})
         if len(places) == 1:
@@ -121,17 +128,19 @@ def _levels(hunk: _Hunk, keys: Sequence[str], starts: list[int]) -> list[dict[in
     visited = len(level)
     for line in range(1, len(hunk.old)):
         wanted = hunk.old[line]
-        leaps = MAX_OMITTED if hunk.may_leave_out(line - 1) else 0
+        guessed = not hunk.may_leave_out(line - 1)
         following: dict[int, _Reach] = {}
         for at, reach in level.items():
-            for skipped in range(leaps + 1):
+            for skipped in range(MAX_OMITTED + 1):
                 target = at + 1 + skipped
                 if target >= len(keys):
                     break
                 if keys[target] != wanted:
                     continue
-                stretches = reach.stretches + (skipped > 0)
+                stretches = reach.stretches + (_GUESSED if skipped and guessed else skipped > 0)
                 changes = {_marked(anchors, line, target, change) for change in reach.changes}
+                if skipped and guessed:
+                    changes = {(*change, _GUESS) for change in changes}
                 known = following.get(target)
                 if known is None:
                     following[target] = _Reach(stretches, at, changes)

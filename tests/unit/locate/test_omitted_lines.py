@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth_ratio, slow
 
 from editblocks.locate.omitted_lines import MAX_OMITTED, MAX_PIECES, locate_omitting_lines
@@ -81,12 +83,22 @@ def test_a_removed_line_after_left_out_lines_is_removed_alone():
 
 def test_an_insertion_where_lines_are_left_out_is_a_guess_and_not_placed():
     # Above the left-out `"workers"` line or below it? Nothing says.
-    assert place(SETTINGS, '     "port": 8000,\n+    "tls": true,\n     "debug": false\n') is None
+    outcome = place(SETTINGS, '     "port": 8000,\n+    "tls": true,\n     "debug": false\n')
+    assert isinstance(outcome, str) and "makes its change a guess" in outcome
 
 
 def test_lines_left_out_inside_a_run_of_removed_lines_are_not_placed():
     # Removing `port` and `debug` around `workers`: was `workers` to go too?
-    assert place(SETTINGS, '     "host": "0.0.0.0",\n-    "port": 8000,\n-    "debug": false\n   }\n') is None
+    outcome = place(SETTINGS, '     "host": "0.0.0.0",\n-    "port": 8000,\n-    "debug": false\n   }\n')
+    assert isinstance(outcome, str) and "makes its change a guess" in outcome
+
+
+def test_removed_lines_that_also_read_as_split_by_left_out_lines_are_a_guess():
+    # `-}` `-c()` occur together after two left-out lines, but the first `}` could be the one meant, with the
+    # lines after it left out inside the removed run: which `}` goes is a guess.
+    text = "a()\n}\ne()\n}\nc()\na()\nz()\n"
+    outcome = place(text, " a()\n-}\n-c()\n a()\n")
+    assert isinstance(outcome, str) and "makes its change a guess" in outcome
 
 
 def test_a_context_line_the_file_does_not_have_is_never_skipped():
@@ -128,6 +140,40 @@ def test_pieces_over_the_limit_are_not_read_so():
     body = "".join(f" keep_{n}()\n" for n in range(MAX_PIECES + 1)) + "+done()\n"
     outcome = place(kept, body)
     assert isinstance(outcome, str) and "places" in outcome
+
+
+WORDS = ("a()", "b()", "}", "", "x = 1", "return")
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(WORDS), min_size=4, max_size=40), st.data())
+def test_a_hunk_with_kept_lines_left_out_lands_where_it_was_written_or_nowhere(file_lines, data):
+    # A hunk written against a file of few distinct lines, then some kept lines it shows between two other shown
+    # lines (none of them added) taken out: it may be refused, but if placed, it makes the original change.
+    start = data.draw(st.integers(0, len(file_lines) - 3))
+    size = data.draw(st.integers(3, min(12, len(file_lines) - start)))
+    rows: list[str] = []
+    new_region: list[str] = []
+    for number, line in enumerate(file_lines[start : start + size]):
+        if data.draw(st.booleans()):
+            rows.append(" " + line)
+            new_region.append(line)
+        else:
+            rows.append("-" + line)
+        if data.draw(st.integers(0, 3)) == 0:
+            rows.append(f"+added_{number}")
+            new_region.append(f"added_{number}")
+    droppable = [at for at in range(1, len(rows) - 1)
+                 if rows[at][0] == " " and rows[at - 1][0] != "+" and rows[at + 1][0] != "+"]
+    if not droppable:
+        return
+    dropped = set(data.draw(st.lists(st.sampled_from(droppable), min_size=1, max_size=3)))
+    body = "".join(row + "\n" for at, row in enumerate(rows) if at not in dropped)
+    text = "".join(line + "\n" for line in file_lines)
+    outcome = place(text, body)
+    if isinstance(outcome, Found):
+        expected = [*file_lines[:start], *new_region, *file_lines[start + size :]]
+        assert applied(text, outcome) == "".join(line + "\n" for line in expected)
 
 
 @slow
