@@ -142,11 +142,12 @@ def test_pieces_over_the_limit_are_not_read_so():
     assert isinstance(outcome, str) and "places" in outcome
 
 
-WORDS = ("a()", "b()", "}", "", "x = 1", "return")
+WORDS = ("a()", "b()", "c()", "d()", "e()", "}", "", "x = 1", "return")
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from(WORDS), min_size=4, max_size=40), st.data())
+@slow
+@settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(WORDS), min_size=4, max_size=30), st.data())
 def test_a_hunk_with_kept_lines_left_out_lands_where_it_was_written_or_nowhere(file_lines, data):
     # A hunk written against a file of few distinct lines, then some kept lines it shows between two other shown
     # lines (none of them added) taken out: it may be refused, but if placed, it makes the original change.
