@@ -13,9 +13,10 @@ Lines may be left out only where the change still has one clear place:
 between two kept lines with no added line between them, or beside removed
 lines (the lines added in their place take it). Never inside a run of
 removed lines (were the left-out lines to go too?), nor where lines are
-added between two kept lines (above the left-out lines or below them?).
-Every way of lining the hunk up with the file must make the same change,
-else the hunk is ambiguous.
+added between two kept lines (above the left-out lines or below them?): a
+hunk that lines up with the file that way, even as one way among others,
+is refused. Every other way of lining it up must make the same change, else
+the hunk is ambiguous.
 """
 
 from __future__ import annotations
@@ -36,13 +37,9 @@ MAX_PIECES = 5
 """Pieces a hunk may fall into: a hunk that leaves out lines at more places than this is not placed this way."""
 MAX_STATES = 20_000
 """Pairs of a hunk line and a file line it may stand for, over all places tried; past this the hunk is given up."""
-
-
-_GUESSED = 1_000_000
-"""Added to the count of left-out stretches for one where leaving lines out makes the change a guess: such a way
-of lining the hunk up is never taken, but its existence makes every other way ambiguous."""
 _GUESS = -1
-"""The mark such a way leaves in the places of the change, so that it never agrees with another way."""
+"""The mark a way of lining the hunk up leaves in the places of its change when it leaves lines out where that makes
+the change a guess: such a way never agrees with another, and its existence refuses the hunk."""
 
 
 @dataclass
@@ -137,7 +134,7 @@ def _levels(hunk: _Hunk, keys: Sequence[str], starts: list[int]) -> list[dict[in
                     break
                 if keys[target] != wanted:
                     continue
-                stretches = reach.stretches + (_GUESSED if skipped and guessed else skipped > 0)
+                stretches = reach.stretches + (skipped > 0)
                 changes = {_marked(anchors, line, target, change) for change in reach.changes}
                 if skipped and guessed:
                     changes = {(*change, _GUESS) for change in changes}
