@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 from editblocks.locate.blank_lines import hunk_steps
+from editblocks.locate.budget import CompareBudget
 from editblocks.locate.types import Ambiguous, Found, Rung
 from editblocks.locate.view import FileView
 
@@ -35,8 +36,9 @@ MAX_STARTS = 100
 """Places of the hunk's first piece tried; past this the hunk is too common to place this way."""
 MAX_PIECES = 5
 """Pieces a hunk may fall into: a hunk that leaves out lines at more places than this is not placed this way."""
-MAX_STATES = 20_000
-"""Pairs of a hunk line and a file line it may stand for, over all places tried; past this the hunk is given up."""
+MAX_STATES = 2_000
+"""Pairs of a hunk line and a file line it may stand for, over all places tried; past this the hunk is given up (the
+hunks of real answers take a few hundred at most)."""
 _GUESS = -1
 """The mark a way of lining the hunk up leaves in the places of its change when it leaves lines out where that makes
 the change a guess: such a way never agrees with another, and its existence refuses the hunk."""
@@ -67,10 +69,10 @@ class _Reach:
     changes: set[tuple[int, ...]]
 
 
-def locate_omitting_lines(view: FileView, search: Sequence[str], replace: Sequence[str],
-                          marks: str) -> Found | Ambiguous | str | None:
-    """Where ``search`` is when its context leaves out lines of the file; None when it is not there that way either,
-    and why not when it is but cannot be placed safely."""
+def locate_omitting_lines(view: FileView, search: Sequence[str], replace: Sequence[str], marks: str,
+                          budget: CompareBudget | None = None) -> Found | Ambiguous | str | None:
+    """Where ``search`` is when its context leaves out lines of the file; None when it is not there that way either
+    (or ``budget``, the file's allowance of steps, ran out), and why not when it is but cannot be placed safely."""
     hunk = _read(search, replace, marks)
     if not hunk.old or not any(key for key in hunk.old):
         return None
@@ -78,7 +80,7 @@ def locate_omitting_lines(view: FileView, search: Sequence[str], replace: Sequen
     starts = list(islice(view.occurrences(Rung.TRAILING_WHITESPACE, hunk.old[:1]), MAX_STARTS + 1))
     if len(hunk.old) < 2 or not starts or len(starts) > MAX_STARTS:
         return None
-    levels = _levels(hunk, keys, starts)
+    levels = _levels(hunk, keys, starts, budget if budget is not None else CompareBudget(MAX_STATES, 0))
     if levels is None or not levels[-1]:
         return None
     changes = set().union(*(reach.changes for reach in levels[-1].values()))
@@ -117,9 +119,14 @@ def _read(search: Sequence[str], replace: Sequence[str], marks: str) -> _Hunk:
     return hunk
 
 
-def _levels(hunk: _Hunk, keys: Sequence[str], starts: list[int]) -> list[dict[int, _Reach]] | None:
-    """Per old line, every file line it can stand for on some way of lining the hunk up (None past the budget)."""
+def _levels(hunk: _Hunk, keys: Sequence[str], starts: list[int],
+            budget: CompareBudget) -> list[dict[int, _Reach]] | None:
+    """Per old line, every file line it can stand for on some way of lining the hunk up (None past ``MAX_STATES`` or
+    the budget)."""
     anchors = _anchors(hunk)
+    allowance = min(MAX_STATES, budget.exact)
+    if len(starts) > allowance:
+        return None
     level = {start: _Reach(0, None, {_marked(anchors, 0, start, ())}) for start in starts}
     levels = [level]
     visited = len(level)
@@ -140,18 +147,20 @@ def _levels(hunk: _Hunk, keys: Sequence[str], starts: list[int]) -> list[dict[in
                     changes = {(*change, _GUESS) for change in changes}
                 known = following.get(target)
                 if known is None:
+                    visited += 1
+                    if visited > allowance:
+                        budget.take_exact(allowance)
+                        return None
                     following[target] = _Reach(stretches, at, changes)
                     continue
                 known.changes = set(islice(known.changes | changes, 2))
                 if stretches < known.stretches:
                     known.stretches, known.previous = stretches, at
-        visited += len(following)
-        if visited > MAX_STATES:
-            return None
         levels.append(following)
         level = following
         if not level:
             break
+    budget.take_exact(visited)
     return levels
 
 

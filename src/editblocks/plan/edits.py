@@ -113,7 +113,7 @@ def _tolerant_hunk(block: EditBlock, state: FileState, lines: list[str], index: 
     outcome = locate_ignoring_blank_lines(view, search, replacement, block.marks, 0, hint, HINT_TOLERANCE)
     if outcome is not None:
         return outcome
-    return locate_omitting_lines(view, search, replacement, block.marks)
+    return locate_omitting_lines(view, search, replacement, block.marks, state.buffer.cache.tolerant_hunks)
 
 
 def _read_differently(

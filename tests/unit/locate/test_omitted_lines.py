@@ -13,7 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_reliability import GROWTH_FACTOR, GROWTH_LIMIT, growth_ratio, slow
 
-from editblocks.locate.omitted_lines import MAX_OMITTED, MAX_PIECES, locate_omitting_lines
+from editblocks import ResultCode, apply, parse
+from editblocks.locate import omitted_lines
+from editblocks.locate.cache import TOLERANT_HUNK_STEPS
+from editblocks.locate.omitted_lines import MAX_OMITTED, MAX_PIECES, MAX_STATES, locate_omitting_lines
 from editblocks.locate.types import Ambiguous, Found, Rung
 from editblocks.locate.view import FileView
 
@@ -188,3 +191,21 @@ def test_a_hunk_of_common_lines_over_a_file_of_them_costs_a_bounded_search():
     assert case(1)() is None
     ratio = growth_ratio(case(50), case(50 * GROWTH_FACTOR), GROWTH_LIMIT)
     assert ratio < GROWTH_LIMIT, f"{ratio:.1f}x for {GROWTH_FACTOR}x the hunk and the file"
+
+
+def test_the_hunks_of_one_file_share_one_allowance_of_steps(tmp_path, monkeypatch):
+    # Sixty hunks that each could line up thousands of ways: past the file's allowance, the rest are not searched.
+    steps = []
+
+    class Counted(omitted_lines._Reach):
+        def __init__(self, *fields: object) -> None:
+            steps.append(1)
+            super().__init__(*fields)
+
+    monkeypatch.setattr(omitted_lines, "_Reach", Counted)
+    (tmp_path / "braces.txt").write_text("x()\n" + "}\n" * 5000)
+    braces = " }\n" * 300
+    hunks = "".join(f"@@ ... @@\n x()\n{braces}-missing_{number}()\n+found_{number}()\n" for number in range(60))
+    result = apply(parse("--- braces.txt\n+++ braces.txt\n" + hunks, "udiff"), tmp_path, dry_run=True)
+    assert all(outcome.code is ResultCode.NOT_FOUND for outcome in result.results)
+    assert MAX_STATES * 2 < len(steps) <= TOLERANT_HUNK_STEPS
