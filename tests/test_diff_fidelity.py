@@ -409,6 +409,38 @@ def test_a_blank_line_tolerant_hunk_that_could_go_two_ways_is_refused(tmp_path: 
     assert (root / "m.py").read_text() == text
 
 
+def test_added_lines_shown_between_a_blank_line_and_code_stay_next_to_the_code(tmp_path: Path) -> None:
+    # The hunk shows one blank line, the file has it and a whitespace-only line more: the added lines were shown
+    # right before `    return 2`, and stay there, below both blank lines.
+    text = "def f():\n    x = 1\n\n    \n    return 2\n"
+    diff = "--- m.py\n+++ m.py\n@@ ... @@\n     x = 1\n \n+    y = x + 1\n     return 2\n"
+    root, result = applied(tmp_path, {"m.py": text.encode()}, diff)
+    assert (root / "m.py").read_text() == "def f():\n    x = 1\n\n    \n    y = x + 1\n    return 2\n"
+    assert result.results[0].strategy == "blank-lines"
+
+
+SECTIONS = "[server]\nhost = a\nport = 1\n\n[cache]\nsize = 2\n\n[log]\nlevel = info\nfile = x.log\n"
+
+
+def test_a_hunk_whose_context_leaves_out_lines_is_applied_around_them(tmp_path: Path) -> None:
+    # The hunk goes from `port = 1` to `[log]` as if `[cache]` were not there: the section stays.
+    diff = "--- s.ini\n+++ s.ini\n@@ ... @@\n host = a\n-port = 1\n+port = 8\n \n [log]\n-level = info\n" \
+           "+level = debug\n"
+    root, result = applied(tmp_path, {"s.ini": SECTIONS.encode()}, diff)
+    assert (root / "s.ini").read_text() == SECTIONS.replace("port = 1", "port = 8").replace("info", "debug")
+    (outcome,) = result.results
+    assert outcome.strategy == "omitted-lines" and "leaves out lines of the file" in outcome.reason
+
+
+def test_a_hunk_leaving_out_lines_where_it_adds_some_is_refused(tmp_path: Path) -> None:
+    # Above `[cache]` or below it? The file's lines between the two shown lines make the place a guess.
+    diff = "--- s.ini\n+++ s.ini\n@@ ... @@\n host = a\n port = 1\n+tls = on\n [log]\n"
+    root, result = applied(tmp_path, {"s.ini": SECTIONS.encode()}, diff)
+    (outcome,) = result.results
+    assert outcome.code is ResultCode.NOT_FOUND and "makes its change a guess" in outcome.reason
+    assert (root / "s.ini").read_text() == SECTIONS
+
+
 def test_the_blank_line_rung_still_demands_one_place(tmp_path: Path) -> None:
     text = "x\na\n\nb\nx\na\n\nb\n"
     root, result = applied(tmp_path, {"m.py": text.encode()}, "--- m.py\n+++ m.py\n@@ ... @@\n a\n b\n+c\n")

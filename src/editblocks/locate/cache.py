@@ -5,16 +5,21 @@ joined texts and rankings its view computed for the first one serve the rest
 (k not-found blocks on an n-line file: one pass over the file, not k). The
 not-found diagnoses of all the file's blocks draw on one `CompareBudget`, so
 thousands of them cannot each search a big file in full; the ones past it say so.
+The omitted-lines rung's searches for diff hunks share another, for the same reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from editblocks.locate.budget import file_budget
+from editblocks.locate.budget import CompareBudget, file_budget
 from editblocks.locate.fuzzy import FuzzyLines
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.view import FileView
+
+TOLERANT_HUNK_STEPS = 50_000
+"""Steps the omitted-lines rung may take in one file over all its hunks (a step: one hunk line paired with one file
+line it may stand for): some tenths of a second, a few hundred hunks of the usual size."""
 
 
 class FileCache:
@@ -23,6 +28,8 @@ class FileCache:
     def __init__(self, chars: int = 0, lines: int = 0) -> None:
         """``chars`` and ``lines``: the file's size, which the shared diagnosis budget grows with."""
         self.diagnosis = file_budget(chars, lines)
+        self.tolerant_hunks = CompareBudget(TOLERANT_HUNK_STEPS, 0)
+        """What the omitted-lines rung may still do in this file (`CompareBudget.take_exact` of its steps)."""
         self._view: FileView | None = None
 
     def changed(self, start: int, end: int, new_lines: Sequence[str]) -> None:

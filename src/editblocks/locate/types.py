@@ -22,6 +22,7 @@ class Rung(StrEnum):
     TYPOGRAPHY = "typography"
     INTERNAL_WHITESPACE = "internal-whitespace"
     BLANK_LINES = "blank-lines"  # diff hunks only (locate/blank_lines.py); never part of a ladder run
+    OMITTED_LINES = "omitted-lines"  # diff hunks only (locate/omitted_lines.py); never part of a ladder run
     ELISION = "elision"
     FUZZY = "fuzzy"
 

@@ -15,6 +15,7 @@ from editblocks.locate.blank_lines import locate_ignoring_blank_lines
 from editblocks.locate.ladder import HINT_TOLERANCE
 from editblocks.locate.line_index import LineIndex
 from editblocks.locate.line_numbers import strip_line_numbers
+from editblocks.locate.omitted_lines import locate_omitting_lines
 from editblocks.locate.types import Ambiguous, Found, NotFound
 from editblocks.model import EditBlock, EditResult, Format, Reading, ResultCode, Status
 from editblocks.parsing.dialect import holds_escaped_markers
@@ -81,7 +82,7 @@ def _edit_text(block: EditBlock, state: FileState, options: PlanOptions, lines: 
             block, outcome, note = other
             search, replacement = lines_of(block.search), lines_of(block.replace)
     if isinstance(outcome, NotFound) and block.format is Format.UDIFF and not options.strict:
-        tolerant = _ignoring_blank_lines(block, state, lines, index, search, replacement)
+        tolerant = _tolerant_hunk(block, state, lines, index, search, replacement)
         if isinstance(tolerant, str):
             outcome = NotFound(outcome.near_miss, "; ".join(part for part in (outcome.hint, tolerant) if part))
         elif tolerant is not None:
@@ -101,14 +102,18 @@ def _edit_text(block: EditBlock, state: FileState, options: PlanOptions, lines: 
     return with_note(not_found(block, key, lines, outcome), note)
 
 
-def _ignoring_blank_lines(block: EditBlock, state: FileState, lines: list[str], index: LineIndex | None,
-                          search: list[str], replacement: list[str]) -> Found | Ambiguous | str | None:
-    """A diff hunk not found as written: its context may leave out (or add) blank lines of the file."""
+def _tolerant_hunk(block: EditBlock, state: FileState, lines: list[str], index: LineIndex | None,
+                   search: list[str], replacement: list[str]) -> Found | Ambiguous | str | None:
+    """A diff hunk not found as written: its context may leave out (or add) blank lines of the file, or leave out a
+    few lines of the file that are not blank."""
     assert state.buffer is not None
     view = state.buffer.cache.view(lines, index)
     view.scans = None
     hint = state.current_line(block.line_hint - 1) if block.line_hint is not None else None
-    return locate_ignoring_blank_lines(view, search, replacement, block.marks, 0, hint, HINT_TOLERANCE)
+    outcome = locate_ignoring_blank_lines(view, search, replacement, block.marks, 0, hint, HINT_TOLERANCE)
+    if outcome is not None:
+        return outcome
+    return locate_omitting_lines(view, search, replacement, block.marks, state.buffer.cache.tolerant_hunks)
 
 
 def _read_differently(

@@ -96,6 +96,7 @@ _TOLERANCE_NOTES = {
     Rung.INTERNAL_WHITESPACE: "matched after reading runs of spaces and tabs inside lines as one space",
     Rung.BLANK_LINES: "matched by its non-blank lines (the hunk's blank context lines differ from the file's); the "
                       "file's own blank lines were kept",
+    Rung.OMITTED_LINES: "matched piece by piece: the hunk's context leaves out lines of the file, which were kept",
     Rung.ELISION: "matched piece by piece around `...` lines; the elided lines were kept",
     Rung.FUZZY: "matched approximately (fuzzy)",
 }

@@ -1,0 +1,6 @@
+export function menu(items: string[]) {
+  const visible = items.filter(Boolean);
+
+  
+  return visible.map((item) => `<li>${item}</li>`).join("");
+}

@@ -1,0 +1,4 @@
+def start():
+    connect()
+    warm_cache()
+    serve()
