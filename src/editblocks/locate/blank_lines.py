@@ -251,8 +251,7 @@ def _fillings(items: list[Item], pairing: list[tuple[int, int]],
 
     Where added lines and unpaired file blank lines fall between the same two pairs, the hunk may say which come
     first: lines replacing removed ones take their place, and lines shown right after (or right before) the
-    stretch's edge, but not both, stay next to it; shown next to both where one edge is a non-blank line and the other
-    a paired blank line, they stay next to the non-blank line. Otherwise both orders are given.
+    stretch's edge, but not both, stay next to it. Otherwise both orders are given.
     """
     paired = dict(pairing)
     pieces: list[list[list[tuple[str, int | None]]]] = []  # per stretch between pairs: the ways to write it
@@ -260,21 +259,16 @@ def _fillings(items: list[Item], pairing: list[tuple[int, int]],
     kinds: list[str] = []  # what the stretch holds, in order: added lines, or the hunk's unpaired blank lines
     next_file = 0  # index into files of the first file blank line not yet placed
 
-    def stretch(upto: int, *, last_stretch: bool = False) -> None:
+    def stretch(upto: int) -> None:
         nonlocal added, kinds, next_file
         unpaired: list[tuple[str, int | None]] = [("", files[at]) for at in range(next_file, upto)]
         first, last = (kinds[0], kinds[-1]) if kinds else ("", "")
-        first_stretch = not pieces
         if not (added and unpaired):
             ways = [added + unpaired]
         elif first == "replace" or first in _ADDING and last not in _ADDING:
             ways = [added + unpaired]
         elif last in _ADDING and first not in _ADDING:
             ways = [unpaired + added]
-        elif first_stretch != last_stretch:
-            # Shown right after a blank line and right before a non-blank one (or the other way round): the
-            # non-blank line is the firmer neighbour, so the added lines stay next to it.
-            ways = [unpaired + added] if last_stretch else [added + unpaired]
         else:
             ways = [added + unpaired, unpaired + added]
         pieces.append(ways)
@@ -292,5 +286,5 @@ def _fillings(items: list[Item], pairing: list[tuple[int, int]],
             next_file = at + 1
             if verb == "keep":
                 pieces.append([[("", paired[position])]])
-    stretch(len(files), last_stretch=True)
+    stretch(len(files))
     return [[line for piece in choice for line in piece] for choice in product(*pieces)]
