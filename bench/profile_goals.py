@@ -252,8 +252,8 @@ def live(top: int) -> None:
 def memory(top: int) -> None:
     from memory_bench import answer as many_blocks
 
-    from editblocks.plan import Source, plan_edits
-    from editblocks.report.diffs import unified_diff
+    from editblocks.plan import TargetFile, plan_edits
+    from editblocks.text.diff import unified_diff
 
     lines = code_lines(200_000)
     text = "".join(line + "\n" for line in lines)
@@ -266,7 +266,7 @@ def memory(top: int) -> None:
     held: list[object] = []
     stages: list[tuple[str, Callable[[], object]]] = [
         ("parse", lambda: parse(response)),
-        ("plan_edits", lambda: plan_edits(held[0].blocks, {"big.py": Source("big.py", text)})),  # type: ignore
+        ("plan_edits", lambda: plan_edits(held[0].blocks, {"big.py": TargetFile("big.py", text)})),  # type: ignore
         ("unified_diff", lambda: unified_diff("big.py", text, held[1].files[0].text)),  # type: ignore
     ]
     snapshots = []
