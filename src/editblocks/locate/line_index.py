@@ -45,21 +45,32 @@ class LineIndex:
         self._budget = max(MIN_BUDGET, math.isqrt(size))
 
     def splice(self, start: int, end: int, new_lines: Sequence[str]) -> None:
-        """Replace lines `[start, end)` of the live list and keep the index right."""
+        """Replace lines `[start, end)` of the live list and keep the index right.
+
+        Lines the edit keeps at either end (a patch hunk's context) keep their slots: only the lines between
+        them are taken out and put in."""
         lines = self.lines
-        changes = self._changes
-        if end > start:
-            changes.subtract(lines[start:end])
-            self._take_out(start, end - start)
+        count = len(new_lines)
+        keep = min(end - start, count)
+        head = 0
+        while head < keep and lines[start + head] == new_lines[head]:
+            head += 1
+        tail = 0
+        while tail < keep - head and lines[end - 1 - tail] == new_lines[count - 1 - tail]:
+            tail += 1
+        first, last, added = start + head, end - tail, new_lines[head : count - tail]
+        if last > first:
+            self._changes.subtract(lines[first:last])
+            self._take_out(first, last - first)
         lines[start:end] = new_lines
-        if new_lines:
-            changes.update(new_lines)
-            slot, offset = self._slot_at(start)
+        if added:
+            self._changes.update(added)
+            slot, offset = self._slot_at(first)
             before = self._before.setdefault(slot, [])
-            before[offset:offset] = new_lines
-            self._grow(slot, len(new_lines))
+            before[offset:offset] = added
+            self._grow(slot, len(added))
             inserted_at = self._inserted_at
-            for line in new_lines:
+            for line in added:
                 inserted_at.setdefault(line, set()).add(slot)
 
     def occurrences(self, pattern: Sequence[str]) -> list[int] | None:
