@@ -37,7 +37,8 @@ class LineIndex:
         self._repeat_slots: dict[str, list[int]] = {}
         self._changes: Counter[str] = Counter()  # by line: copies inserted minus copies removed since the build
         self._before: dict[int, list[str]] = {}  # slot -> the lines inserted just before its own line
-        self._inserted_at: dict[str, set[int]] = {}  # line -> slots whose inserted lines may hold it
+        self._inserted_at: dict[str, list[int]] = {}
+        """Line -> slots whose inserted lines may hold it (a list: lighter than a set; repeats skipped when read)."""
         self._removed = bytearray(size + 1)  # slot -> its own line is gone
         # Slot `size` stands past the last line: its "own line" is the end, so lines appended go before it.
         self._tree = array("q", bytes(8 * (size + 2)))  # Fenwick tree of (slot size - 1), 1-based
@@ -71,7 +72,9 @@ class LineIndex:
             self._grow(slot, len(added))
             inserted_at = self._inserted_at
             for line in added:
-                inserted_at.setdefault(line, set()).add(slot)
+                slots = inserted_at.setdefault(line, [])
+                if not slots or slots[-1] != slot:
+                    slots.append(slot)
 
     def occurrences(self, pattern: Sequence[str]) -> list[int] | None:
         """Sorted starts of every occurrence of `pattern` (overlapping ones too), or None when the rarest
@@ -115,7 +118,7 @@ class LineIndex:
         for slot in slots:
             if not removed[slot]:
                 yield self._lines_before(slot) + len(before.get(slot, ()))
-        for slot in self._inserted_at.get(line, ()):
+        for slot in dict.fromkeys(self._inserted_at.get(line, ())):
             inserted = before.get(slot)
             if inserted and line in inserted:
                 first = self._lines_before(slot)

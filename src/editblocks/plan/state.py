@@ -84,7 +84,7 @@ class Plan:
 class FileBuffer(TextBuffer):
     """A file being planned: its lines, an index of them once many blocks edit it, and what locating shares."""
 
-    def __init__(self, document: Document) -> None:
+    def __init__(self, document: Document | str) -> None:
         super().__init__(document)
         self.index: LineIndex | None = None
         self.cache = FileCache(sum(map(len, self.lines)), len(self.lines))
@@ -95,6 +95,10 @@ class FileBuffer(TextBuffer):
         if self.index is None:
             self.index = LineIndex(self.lines)
         return self.index
+
+    def forget_lookups(self) -> None:
+        self.index = None
+        self.cache.forget_view()
 
     def replace_lines(self, start: int, end: int, new_lines: Sequence[str]) -> None:
         self.cache.changed(start, end, new_lines)  # first: keys that are the lines still show the old ones
