@@ -27,15 +27,15 @@ class LineIndex:
         size = len(lines)
         self._last_slot: dict[str, int] = dict(zip(lines, range(size)))
         """Every line the file had, to its (last) slot: unique lines, most code lines, need nothing else."""
-        self._repeats: dict[str, int] = {}
-        """How often each line that occurred more than once occurred."""
+        self._counts: Counter[str] | None = None
+        """How often each line occurred, when some line occurred more than once (None: each line once)."""
         self._originals: list[str] | None = None
         """The lines as they were, kept only until the slots of repeated lines are first asked for."""
         if len(self._last_slot) < size:
-            self._repeats = {line: count for line, count in Counter(lines).items() if count > 1}
+            self._counts = Counter(lines)
             self._originals = list(lines)
         self._repeat_slots: dict[str, list[int]] = {}
-        self._changes: Counter[str] = Counter()  # by line: copies inserted minus copies removed since the build
+        self._changes: dict[str, int] = {}  # by line: copies inserted minus copies removed since the build
         self._before: dict[int, list[str]] = {}  # slot -> the lines inserted just before its own line
         self._inserted_at: dict[str, list[int]] = {}
         """Line -> slots whose inserted lines may hold it (a list: lighter than a set; repeats skipped when read)."""
@@ -60,12 +60,15 @@ class LineIndex:
         while tail < keep - head and lines[end - 1 - tail] == new_lines[count - 1 - tail]:
             tail += 1
         first, last, added = start + head, end - tail, new_lines[head : count - tail]
+        changes = self._changes
         if last > first:
-            self._changes.subtract(lines[first:last])
+            for line in lines[first:last]:
+                changes[line] = changes.get(line, 0) - 1
             self._take_out(first, last - first)
         lines[start:end] = new_lines
         if added:
-            self._changes.update(added)
+            for line in added:
+                changes[line] = changes.get(line, 0) + 1
             slot, offset = self._slot_at(first)
             before = self._before.setdefault(slot, [])
             before[offset:offset] = added
@@ -105,12 +108,13 @@ class LineIndex:
         return list(self._positions(line))
 
     def _count(self, line: str) -> int:
-        built = self._repeats.get(line) or (1 if line in self._last_slot else 0)
+        counts = self._counts
+        built = (1 if line in self._last_slot else 0) if counts is None else counts.get(line, 0)
         return built + self._changes.get(line, 0)
 
     def _positions(self, line: str) -> Iterator[int]:
         removed, before = self._removed, self._before
-        if line in self._repeats:
+        if self._counts is not None and self._counts.get(line, 0) > 1:
             slots: Sequence[int] = self._slots_of_repeated(line)
         else:
             slot = self._last_slot.get(line)
@@ -128,9 +132,11 @@ class LineIndex:
         """The slots of every line that occurred more than once, gathered in one pass the first time one is
         asked for."""
         if self._originals is not None:
+            assert self._counts is not None
             slots = self._repeat_slots
-            for repeated in self._repeats:
-                slots[repeated] = []
+            for repeated, count in self._counts.items():
+                if count > 1:
+                    slots[repeated] = []
             for slot, original in enumerate(self._originals):
                 if original in slots:
                     slots[original].append(slot)
