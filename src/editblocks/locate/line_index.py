@@ -83,8 +83,13 @@ class LineIndex:
         """Sorted starts of every occurrence of `pattern` (overlapping ones too), or None when the rarest
         line of the pattern is too common for the index to beat a plain scan."""
         size = len(pattern)
-        anchor = min(range(size), key=lambda j: self._count(pattern[j]))
-        count = self._count(pattern[anchor])
+        anchor, count = 0, self._count(pattern[0])
+        for position in range(1, size if count > 1 else 0):  # the rarest line anchors; no line beats one copy
+            here = self._count(pattern[position])
+            if here < count:
+                anchor, count = position, here
+                if count <= 1:
+                    break
         too_common = count > len(self.lines) // self._budget + MIN_BUDGET
         # Each place costs a walk of the tree in Python: past this, a C-level scan of the joined lines wins.
         too_costly = count > 1 and count * len(self._tree).bit_length() > len(self.lines) // 16
