@@ -170,6 +170,7 @@ class FileState:
     pending: list[Change] = field(default_factory=list)
     """Shared by every file of one planner: the changes of the block being decided."""
     blocks_seen: int = 0
+    many_blocks: bool = False  # the whole answer is known to hold many blocks for this file: index it at once
     failed_at: int | None = None
     failed_lines: list[int] = field(default_factory=list)
     """The answer lines of every failed block for this file, in order (policy `file` names them all)."""
@@ -213,7 +214,8 @@ class FileState:
     def lines_and_index(self) -> tuple[list[str], LineIndex | None]:
         assert self.buffer is not None
         self.blocks_seen += 1
-        index = self.buffer.indexed() if self.blocks_seen >= INDEX_FROM_BLOCK else self.buffer.index
+        many = self.many_blocks or self.blocks_seen >= INDEX_FROM_BLOCK
+        index = self.buffer.indexed() if many else self.buffer.index
         return self.buffer.lines, index
 
     # --- what a block would do (recorded, not made) ---------------------------------------------------------------
