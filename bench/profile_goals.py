@@ -253,7 +253,7 @@ def memory(top: int) -> None:
     from memory_bench import answer as many_blocks
 
     from editblocks.plan import TargetFile, plan_edits
-    from editblocks.report.diffs import unified_diff
+    from editblocks.text.diff import unified_diff
 
     lines = code_lines(200_000)
     text = "".join(line + "\n" for line in lines)

@@ -712,9 +712,9 @@ def test_streaming_grows_linearly(head: str, chunk: str, size: int) -> None:
 
 
 PLANNING_GROWTH_LIMIT = 38.0
-"""Planning indexes a file's lines (`editblocks.locate.line_index`), so k blocks on an n-line file cost O(k·√n + n):
-eight times the blocks on eight times the lines cost at most 8·√8 ≈ 23 times as much (about 15 measured), where a
-scan of the whole file per block costs 64 times as much. 38 is the geometric middle of the two."""
+"""Planning indexes a file's lines (`editblocks.locate.line_index`), so k blocks on an n-line file cost O(k·log n + n):
+eight times the blocks on eight times the lines cost about 8 to 10 times as much (an older index, O(k·√n + n), at
+most 23), where a scan of the whole file per block costs 64 times as much. 38 is between the two."""
 
 
 def planning(blocks: int) -> Callable[[], object]:

@@ -37,6 +37,10 @@ class FileCache:
         if self._view is not None and not self._view.splice(start, end, new_lines):
             self._view = None
 
+    def forget_view(self) -> None:
+        """Drop the view (its key lists and their indexes); the next block makes a new one."""
+        self._view = None
+
     def view(self, lines: Sequence[str], index: LineIndex | None) -> FileView:
         """The view of ``lines`` for locating one more block (the same list as last time: the same view)."""
         view = self._current(lines, index)

@@ -17,6 +17,8 @@ from editblocks.model import counted
 
 _COMMENT_STARTS = ("#", "//", "/*", "*", "<!--", "--", "{/*")
 _ELLIPSES = ("...", "\u2026")
+_PLACEHOLDER_STARTS = frozenset("#/*<-{.\u2026([")
+"""The first character of every placeholder: an ellipsis, a comment's start or an opening bracket."""
 
 
 def is_elision_line(line: str) -> bool:
@@ -55,9 +57,11 @@ def is_lazy_comment(line: str) -> bool:
 def is_placeholder(line: str) -> bool:
     """Whether ``line`` stands for code left out: an elision line, a short comment saying so, or such words in
     brackets (`(rest of methods ...)`, `[... existing code ...]`)."""
+    text = line.strip()
+    if not text or text[0] not in _PLACEHOLDER_STARTS:
+        return False
     if is_elision_line(line) or is_lazy_comment(line):
         return True
-    text = line.strip()
     if len(text) < 3 or _BRACKETS.get(text[0]) != text[-1]:
         return False
     inner = text[1:-1]

@@ -22,6 +22,7 @@ settles it first (so that block's fate never depends on blocks after it).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain
@@ -35,6 +36,7 @@ from editblocks.plan.hunks import scoped_edit
 from editblocks.plan.outcomes import locate_options
 from editblocks.plan.policy import held_files, held_result, hold_back
 from editblocks.plan.state import (
+    INDEX_FROM_BLOCK,
     Change,
     FileBuffer,
     FilePlan,
@@ -45,7 +47,6 @@ from editblocks.plan.state import (
     TargetFile,
     apply_change,
 )
-from editblocks.text.document import Document
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,8 @@ class Planner:
         self._abort = False
         self._generation = 0
         self._waiting: dict[tuple[str, TwinKey], list[int]] = {}
+        self._many: set[str] = set()
+        """Paths that the blocks given to `take` name many times: their files are indexed from the first block."""
         """Where the results of blocks waiting for identical copies are, by file key and the copies' identity."""
 
     @property
@@ -156,6 +159,8 @@ class Planner:
         results (a block still waiting for identical blocks with the verdict `plan` would give it)."""
         sections = moving_sections(blocks)
         start = len(self._results)
+        self._many = {path for path, count in Counter(block.path for block in blocks).items()
+                      if count >= INDEX_FROM_BLOCK}
         for index, block in enumerate(blocks):
             self.accept(self.decide(block, sections.get(index)))
         return list(self._results[start:])
@@ -178,12 +183,21 @@ class Planner:
             return hold_back(plan, held_files(self._states, waiting, [(r.path, r.block.line) for r in unsettled]))
         return plan
 
+    def forget_lookups(self) -> None:
+        """Drop what only speeds up locating more blocks (each file's line index and cached view), so that `plan`
+        joins the files' texts without them in memory; a later block builds them again."""
+        for state in self._states.values():
+            if state.buffer is not None:
+                state.buffer.forget_lookups()
+
     def _state_of(self, path: str) -> FileState:
         source = self.source(path)
         state = self._states.get(source.key)
         if state is None:
-            buffer = FileBuffer(Document.from_text(source.text)) if source.text is not None else None
+            buffer = FileBuffer(source.text) if source.text is not None else None
             state = self._states[source.key] = FileState(source, buffer, self._pending)
+        if path in self._many:
+            state.many_blocks = True
         state.links.update(source.links)
         return state
 
@@ -273,6 +287,7 @@ def plan_edits(
     """
     planner = Planner(lambda path: sources.get(path) or unread(path), options, lambda: existing)
     planner.take(blocks)
+    planner.forget_lookups()
     return planner.plan()
 
 

@@ -84,7 +84,7 @@ class Plan:
 class FileBuffer(TextBuffer):
     """A file being planned: its lines, an index of them once many blocks edit it, and what locating shares."""
 
-    def __init__(self, document: Document) -> None:
+    def __init__(self, document: Document | str) -> None:
         super().__init__(document)
         self.index: LineIndex | None = None
         self.cache = FileCache(sum(map(len, self.lines)), len(self.lines))
@@ -95,6 +95,10 @@ class FileBuffer(TextBuffer):
         if self.index is None:
             self.index = LineIndex(self.lines)
         return self.index
+
+    def forget_lookups(self) -> None:
+        self.index = None
+        self.cache.forget_view()
 
     def replace_lines(self, start: int, end: int, new_lines: Sequence[str]) -> None:
         self.cache.changed(start, end, new_lines)  # first: keys that are the lines still show the old ones
@@ -166,6 +170,7 @@ class FileState:
     pending: list[Change] = field(default_factory=list)
     """Shared by every file of one planner: the changes of the block being decided."""
     blocks_seen: int = 0
+    many_blocks: bool = False  # the whole answer is known to hold many blocks for this file: index it at once
     failed_at: int | None = None
     failed_lines: list[int] = field(default_factory=list)
     """The answer lines of every failed block for this file, in order (policy `file` names them all)."""
@@ -209,7 +214,8 @@ class FileState:
     def lines_and_index(self) -> tuple[list[str], LineIndex | None]:
         assert self.buffer is not None
         self.blocks_seen += 1
-        index = self.buffer.indexed() if self.blocks_seen >= INDEX_FROM_BLOCK else self.buffer.index
+        many = self.many_blocks or self.blocks_seen >= INDEX_FROM_BLOCK
+        index = self.buffer.indexed() if many else self.buffer.index
         return self.buffer.lines, index
 
     # --- what a block would do (recorded, not made) ---------------------------------------------------------------

@@ -30,25 +30,7 @@ class Document(Record):
 
     @classmethod
     def from_text(cls, text: str) -> Document:
-        if not text:
-            return cls((), ())
-        raw = text.split(LF)
-        unterminated = raw.pop()  # "" when the text ends with a line break; a CR here is text, not an ending
-        if "\r" not in text:
-            tail = (unterminated,) if unterminated else ()
-            return cls(tuple(raw) + tail, (LF,) * len(raw) + (("",) if unterminated else ()))
-        lines: list[str] = []
-        endings: list[str] = []
-        for piece in raw:
-            if piece.endswith("\r"):
-                lines.append(piece[:-1])
-                endings.append(CRLF)
-            else:
-                lines.append(piece)
-                endings.append(LF)
-        if unterminated:
-            lines.append(unterminated)
-            endings.append("")
+        lines, endings = split_lines(text)
         return cls(tuple(lines), tuple(endings))
 
     def to_text(self) -> str:
@@ -80,6 +62,24 @@ class Document(Record):
         return doc
 
 
+def split_lines(text: str) -> tuple[list[str], list[str]]:
+    """The text's lines and each one's ending (a CR before a line's LF is part of its ending; a last line without
+    a line break has the ending "")."""
+    if not text:
+        return [], []
+    lines = text.split(LF)
+    unterminated = lines.pop()  # "" when the text ends with a line break; a CR here is text, not an ending
+    if "\r" not in text:
+        endings = [LF] * len(lines)
+    else:
+        endings = [CRLF if line.endswith("\r") else LF for line in lines]
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    if unterminated:
+        lines.append(unterminated)
+        endings.append("")
+    return lines, endings
+
+
 class TextBuffer:
     """A document being edited in place, so a splice costs the size of the edit, not a copy of the file.
 
@@ -87,11 +87,15 @@ class TextBuffer:
     read: edits never change the file's style.
     """
 
-    def __init__(self, document: Document) -> None:
-        self.lines = list(document.lines)
-        self.endings = list(document.endings)
-        self.preferred = document.preferred_ending
-        self.final_newline = document.final_newline
+    def __init__(self, document: Document | str) -> None:
+        """``document``, or a file's text (split straight into the lists edited here: for a big file, each copy of
+        the lines costs a pointer per line)."""
+        if isinstance(document, str):
+            self.lines, self.endings = split_lines(document)
+        else:
+            self.lines, self.endings = list(document.lines), list(document.endings)
+        self.preferred = next((ending for ending in self.endings if ending), LF)
+        self.final_newline = not self.endings or self.endings[-1] != ""
 
     def splice(self, start: int, end: int, new_lines: Sequence[str], sources: Sequence[int | None]) -> None:
         """Replace lines ``[start, end)`` by ``new_lines``.

@@ -146,3 +146,19 @@ def test_a_copy_beyond_the_places_is_decided_on_its_own_after_the_copies_before_
     pair = [ResultCode.HELD] * 2 if policy is None else [ResultCode.NONE] * 2
     assert [r.code for r in plan.results] == [*pair, ResultCode.NOT_FOUND]
     assert bool(plan.files) == (policy is Policy.CONTINUE)
+
+
+def test_blocks_after_the_lookups_were_dropped_are_located_as_before() -> None:
+    """`plan_edits` drops each file's line index before joining the texts (one less copy of a big file's lines
+    in memory then); a planner that goes on builds them again and finds the same places."""
+    text = "".join(f"value_{n} = {n}\n" for n in range(50))
+    edits = parse("".join(block("big.py", f"value_{n} = {n}\n", f"value_{n} = {n}\nadded_{n} = 0\n")
+                          for n in range(0, 50, 5))).blocks
+    plans = Planner(lambda path: TargetFile(path, text))
+    for index, edit in enumerate(edits):
+        if index % 3 == 2:
+            plans.forget_lookups()
+        plans.accept(plans.decide(edit))
+    assert [r.status for r in plans.results] == [Status.APPLIED] * len(edits)
+    assert plans.plan().files[0].text == plan_edits(edits, {"big.py": TargetFile("big.py", text)}).files[0].text
+    assert plans.plan().files[0].text.count("added_") == 10
