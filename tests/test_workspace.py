@@ -320,6 +320,17 @@ def test_file_changed_since_read_stops_the_whole_commit(ws: Workspace, root: Pat
     assert tree_state(root, journal=True) == before
 
 
+def test_a_file_and_a_file_inside_it_in_one_commit_write_nothing(ws: Workspace, root: Path) -> None:
+    """Creating `fresh` and `fresh/inner.py` at once cannot both be true: the folder the second needs takes the
+    first one's name, which the last check before the renames finds (an error value, never an exception)."""
+    before = tree_state(root)
+    writes = [PlannedWrite(ws.read(rel), "text\n") for rel in ("fresh", "fresh/inner.py")]
+    outcome = ws.commit(writes)
+    assert not outcome.written and "`fresh` could not be read again before writing" in outcome.error, outcome.error
+    assert tree_state(root) == before and temp_files(root) == []
+    assert ws.interrupted_run() is None and not ws.undo().restored
+
+
 def test_a_save_by_another_program_while_applying_is_never_overwritten(ws: Workspace, root: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Another program saves b.py after the commit's first check, while the new files are being written: the

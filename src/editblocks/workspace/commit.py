@@ -136,9 +136,13 @@ class Committer:
         except OSError as error:
             return _not_written(f"nothing written: the undo journal could not be saved ({describe(error)})"), None
         failure = self._write_temporaries(tree, run, targets)
-        saved = None if failure else self._changed_meanwhile(tree, targets)
-        if saved is not None:
+        meanwhile = None if failure else self._changed_meanwhile(tree, targets)
+        if meanwhile is not None:
             self._drop(tree, run, targets)
+            saved, unreadable = meanwhile
+            if unreadable is not None:  # e.g. the plan made it a folder of another file it writes
+                return _not_written(f"nothing written: `{saved}` could not be read again before writing "
+                                    f"({describe(unreadable)})"), None
             return CommitOutcome(False, (), (saved,), f"nothing written: `{saved}` changed while applying "
                                  "(another program saved it); its save is kept", None), None
         failure = failure or self._replace_all(tree, run, targets)
@@ -273,14 +277,18 @@ class Committer:
         return ""
 
     @staticmethod
-    def _changed_meanwhile(tree: Tree, targets: Sequence[_Target]) -> str | None:
+    def _changed_meanwhile(tree: Tree, targets: Sequence[_Target]) -> tuple[str, OSError | None] | None:
         """The first file whose bytes differ from those planned against, read again right before the renames: a
         save by another program since the first check must not be overwritten (and then be undone to the older
-        version). The window left is the renames' own few microseconds."""
+        version). The window left is the renames' own few microseconds. A file that cannot be read is named with
+        the error."""
         for target in targets:
-            current = tree.read(target.rel)
+            try:
+                current = tree.read(target.rel)
+            except OSError as error:
+                return target.rel, error
             if (None if current is None else current[0]) != target.old:
-                return target.rel
+                return target.rel, None
         return None
 
     def _roll_back(self, tree: Tree, run: Run) -> str:
