@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install what the test suite needs, then editblocks with its dev extra in .venv, then run the whole suite.
+# Install what the test suite needs, then editblocks with its dev extra in .venv, then run the whole suite,
+# one pytest worker per core (pytest-xdist; the tests that share one costly thing run in one worker: xdist_group).
 #
 # On Debian (and Ubuntu) the system packages the tests need are installed with apt when missing
 # (non-interactively; with sudo unless run as root): Chromium at /usr/bin/chromium for the review
@@ -36,4 +37,4 @@ fi
 
 python3 -m venv .venv
 .venv/bin/pip install -q -e '.[dev]'
-exec .venv/bin/python -m pytest "$@"
+exec .venv/bin/python -m pytest -n auto --dist loadgroup "$@"

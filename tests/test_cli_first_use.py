@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import codecs
-import functools
 import json
 import os
 import re
@@ -30,13 +29,12 @@ import pytest
 from click.testing import CliRunner
 from test_json_schema import assert_conforms
 
-from editblocks import apply as apply_function
 from editblocks.cli import COMMANDS, main
 from editblocks.cli import apply as cli
 from editblocks.cli import eval as cli_eval
 from editblocks.cli.reports import write_report
 from editblocks.eval import evaluate
-from editblocks.service import apply as apply_module
+from editblocks.workspace import Workspace
 
 from helpers_apply import diff_edit, make_tree, tree_state
 
@@ -277,8 +275,9 @@ def lock_held(project: Path) -> Iterator[None]:
 def test_a_busy_workspace_under_json_is_a_json_error(
     tmp_path: Path, project: Path, lock_held: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(apply_module, "apply", functools.partial(apply_function, lock_wait=0.1))
-    monkeypatch.setattr(apply_module, "LOCK_WAIT_SECONDS", 0.1)
+    # the commands wait 0.1 s for the lock, not the 30 s a user gets
+    held_lock = Workspace.lock
+    monkeypatch.setattr(Workspace, "lock", lambda self, *, wait: held_lock(self, wait=min(wait, 0.1)))
     before = tree_state(project)
     result = run("apply", answer(tmp_path, APPLIES), "--root", str(project), "--json")
     assert result.exit_code == 2

@@ -118,10 +118,10 @@ def test_memory_and_disk_agree_where_a_bare_memory_store_would_not(tricky: Path)
     assert "which is a file, not a folder" in details["path-runs-through-a-file"]
 
 
-def test_a_case_the_memory_backend_judges_writes_nothing_to_disk(tmp_path: Path) -> None:
+def test_a_case_the_memory_backend_judges_writes_nothing_to_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     case = Case("c", tree_of({"m.py": b"x = 1\n"}, "before"), tree_of({"m.py": b"x = 2\n"}, "after"),
                 answer=block("m.py", "x = 1\n", "x = 2\n"))
-    os.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)
     outcome = judge(case, backend=Backend.MEMORY)
     assert outcome.verdict is Verdict.CORRECT and outcome.format == "diff"
     assert list(tmp_path.iterdir()) == []

@@ -24,6 +24,8 @@ from editblocks.cli import main
 ROOT = Path(__file__).parent.parent
 CASES = Path(__file__).parent / "cases"
 
+pytestmark = pytest.mark.xdist_group("ray")  # under pytest-xdist, one worker starts Ray for all of them
+
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray() -> Iterator[None]:

@@ -656,18 +656,18 @@ PARSER_GROWTH_CASES: dict[str, tuple[Callable[[int], str], int]] = {
     "anchored-block-of-separators": (lambda n: "a.py\n<<<<<<< EDIT\n" + "=======\n" * n + ">>>>>>>\n", 5_000),
     "shell-continuation-lines": (lambda n: "```bash\n" + "echo hi \\\n" * n + "```\n", 20_000),
     # Shapes whose text is read a second time (issue 12): each must still be read at most a bounded number of times.
-    "blocks-ended-by-a-second-separator": (lambda n: "a.py\n```\n<<<<<<< SEARCH\nx\n=======\ny\n=======\n```\n" * n, 5_000),
-    "strict-blocks-ended-at-another-length": (lambda n: "a.py\n<<<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n" * n, 5_000),
+    "blocks-ended-by-a-second-separator": (lambda n: "a.py\n```\n<<<<<<< SEARCH\nx\n=======\ny\n=======\n```\n" * n, 1_000),
+    "strict-blocks-ended-at-another-length": (lambda n: "a.py\n<<<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n" * n, 1_000),
     "blocks-with-several-readings": (lambda n: "a.py\n<<<<<<< SEARCH\nx\n=======\ny\n=======\nz\n>>>>>>> REPLACE\n" * n,
-                                     5_000),
+                                     600),
     "roo-hints-and-escapes": (lambda n: "a.py\n<<<<<<< SEARCH\n:start_line:3\n-------\n\\=======\n=======\nq\n"
-                                        ">>>>>>> REPLACE\n" * n, 5_000),
-    "strict-block-never-closed": (lambda n: "a.py\n<<<<<<<<< SEARCH\n" + "x\n=======\ny\n>>>>>>> REPLACE\n" * n, 5_000),
+                                        ">>>>>>> REPLACE\n" * n, 1_000),
+    "strict-block-never-closed": (lambda n: "a.py\n<<<<<<<<< SEARCH\n" + "x\n=======\ny\n>>>>>>> REPLACE\n" * n, 2_500),
     # Hostile shapes (issue 17).
     "stray-end-markers": (lambda n: ">>>>>>> REPLACE\n" * n, 12_000),
     "unclosed-blocks-in-growing-fences": (lambda n: "".join(("`" if k % 2 else "~") * (3 + k % 64)
                                                             + "\n<<<<<<< SEARCH\nx\n" for k in range(n)), 6_000),
-    "blocks-with-mixed-line-endings": (mixed_line_endings, 5_000),
+    "blocks-with-mixed-line-endings": (mixed_line_endings, 2_000),
 }
 """Each case's N is picked so that one parse at 8N takes a tenth to a quarter of a second."""
 

@@ -70,7 +70,7 @@ def run(tmp_path: Path, *args: str, uid: int = 1000, no_venv: bool = False, with
 def test_with_everything_there_it_installs_editblocks_and_runs_the_suite(tmp_path: Path) -> None:
     done, calls = run(tmp_path, "-m", "not slow")
     assert done.returncode == 0, done.stderr
-    assert calls == ["python3 -m venv .venv", "pip install -q -e .[dev]", "python -m pytest -m not slow"]
+    assert calls == ["python3 -m venv .venv", "pip install -q -e .[dev]", "python -m pytest -n auto --dist loadgroup -m not slow"]
 
 
 def test_a_missing_package_is_installed_with_sudo_and_without_questions(tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ def test_a_missing_package_is_installed_with_sudo_and_without_questions(tmp_path
         "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv git",
         "apt-get install -y -q python3-venv git",
     ]
-    assert calls[4:] == ["python3 -m venv .venv", "pip install -q -e .[dev]", "python -m pytest"]
+    assert calls[4:] == ["python3 -m venv .venv", "pip install -q -e .[dev]", "python -m pytest -n auto --dist loadgroup"]
 
 
 def test_as_root_it_needs_no_sudo(tmp_path: Path) -> None:
