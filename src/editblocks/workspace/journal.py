@@ -43,7 +43,7 @@ import os
 import shutil
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -153,18 +153,24 @@ class Journal:
         self._listed = {**listed, run.run_id: (inode, False)}
         return run
 
+    @contextlib.contextmanager
+    def _runs(self) -> Iterator[int]:
+        """The runs folder, which must exist (a run is being changed)."""
+        with self.state.folders(create=False) as found:
+            if found is None:
+                raise FileNotFoundError(errno.ENOENT, "the journal folder is gone")
+            yield found[1]
+
     def mark(self, run: Run, state: RunState) -> Run:
-        """Move a run to ``state``. Committing is not synced: a crash that loses it leaves the run pending, which
-        undo recovers from the fingerprints; undoing is."""
+        """Move a run to ``state``. Committing is not synced: a crash that loses it leaves the run pending with
+        every file as it wrote them, which the next run settles as committed (`interrupted`); undoing is synced."""
         moved = replace(run, state=state)
         if run.folder:
             with self.state.run_folder(run.run_id) as folder:
                 write_manifest(folder, moved)
             return moved
-        with self.state.folders(create=False) as found:
-            if found is None:
-                raise FileNotFoundError(errno.ENOENT, "the journal folder is gone")
-            run_file.set_state(found[1], run.run_id, state, durable=state is not RunState.COMMITTED)
+        with self._runs() as runs:
+            run_file.set_state(runs, run.run_id, state, durable=state is not RunState.COMMITTED)
         seen = self._written.get(run.run_id)
         if seen is not None and state is not RunState.PENDING:
             self._settled.add(seen)
@@ -177,10 +183,8 @@ class Journal:
             with self.state.run_folder(run.run_id) as folder:
                 write_manifest(folder, updated)
             return updated
-        with self.state.folders(create=False) as found:
-            if found is None:
-                raise FileNotFoundError(errno.ENOENT, "the journal folder is gone")
-            run_file.redescribe(found[1], updated, self.state.stranger)
+        with self._runs() as runs:
+            run_file.redescribe(runs, updated, self.state.stranger)
         return updated
 
     def records(self) -> list[Run | DamagedRun | UntrustedRun]:
@@ -301,10 +305,7 @@ class Journal:
     def set_aside(self, run_id: str) -> str:
         """Rename a damaged run out of the way (kept for manual recovery); returns its new name."""
         aside = run_id + SET_ASIDE
-        with self.state.folders(create=False) as found:
-            if found is None:
-                raise FileNotFoundError(errno.ENOENT, "the journal folder is gone")
-            _, runs = found
+        with self._runs() as runs:
             os.rename(run_id, aside, src_dir_fd=runs, dst_dir_fd=runs)
             os.fsync(runs)
         return aside
