@@ -6,7 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from editblocks.text.document import Document
 from editblocks.tools import (
     TOOL_NAMES,
     ToolHandler,
@@ -14,7 +17,7 @@ from editblocks.tools import (
     openai_chat_tools,
     openai_responses_tools,
 )
-from editblocks.tools.text_editor import LineEdit, Occurrences, replace_once
+from editblocks.tools.text_editor import LineEdit, Occurrences, joined, replace_once
 
 EDITOR = "str_replace_based_edit_tool"
 
@@ -77,6 +80,17 @@ def test_definitions_are_plain_json() -> None:
 
 
 # --- str_replace as text -------------------------------------------------------------------------------
+
+
+@given(st.text(alphabet="ab\n\x0b\u2028 ", max_size=30), st.text(alphabet="ab\n", min_size=1, max_size=4),
+       st.text(alphabet="xb\n", max_size=4))
+def test_replace_once_given_the_file_text_decides_as_it_does_from_the_lines(text: str, old: str, new: str) -> None:
+    """The text editor hands its file's own text to `replace_once` when the file has no CR (no join needed): it is
+    then exactly the lines joined, so every decision is the same."""
+    document = Document.from_text(text)
+    lines, final_newline = list(document.lines), document.final_newline
+    assert joined(lines, final_newline) == text
+    assert replace_once(lines, final_newline, old, new, text) == replace_once(lines, final_newline, old, new)
 
 
 def test_replace_once_works_on_text_inside_lines_and_across_them() -> None:

@@ -26,7 +26,7 @@ def run_string_edits(editor: TextEditor, path: str, edits: Sequence[StringEdit])
     read: list[bool] = []
     planned_reports: list[EditDone] = []
 
-    def decide(lines: list[str], final_newline: bool) -> Decided:
+    def decide(lines: list[str], final_newline: bool, _text: str | None) -> Decided:
         read.append(True)
         if empty:
             return EditorReply(f"Error: `old_string` is empty, but {path} already exists and is never "

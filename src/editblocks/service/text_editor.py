@@ -59,7 +59,9 @@ class PlannedEdit:
 
 
 Decided = PlannedEdit | EditorReply
-Decide = Callable[[list[str], bool], Decided]
+Decide = Callable[[list[str], bool, str | None], Decided]
+"""Called with the file's lines, whether it ends with a line break, and the lines as one LF text when that is the
+file's own text (no CR in it: no join needed), else None."""
 
 
 class TextEditor:
@@ -148,7 +150,8 @@ class TextEditor:
             if not snapshot.exists or snapshot.text is None:
                 return self._missing(path)
             document = Document.from_text(snapshot.text)
-            decided = decide(list(document.lines), document.final_newline)
+            decided = decide(list(document.lines), document.final_newline,
+                             None if "\r" in snapshot.text else snapshot.text)
             if isinstance(decided, EditorReply):
                 return decided
             buffer = TextBuffer(document)
@@ -160,7 +163,8 @@ class TextEditor:
             buffer.splice(change.start, change.end, change.new_lines, sources)
             if change.final_newline is not None:
                 buffer.end_with_newline(change.final_newline)
-            if buffer.to_text() == snapshot.text:
+            text = buffer.to_text()
+            if text == snapshot.text:
                 return EditorReply(f"Nothing changed: {snapshot.rel} already reads that way at line "
                                    f"{change.start + 1}, so nothing was written.", True)
             block = EditBlock(snapshot.rel, "", _text(old_lines), _text(change.new_lines), "", BlockKind.EDIT,
@@ -170,11 +174,11 @@ class TextEditor:
             if len(change.new_lines) <= MAX_SNIPPET_LINES:
                 shown = snippet(buffer.lines, change.start, len(change.new_lines))
                 summary += f"\nThe edited part of {snapshot.rel} now reads:\n{shown}"
-            return self._commit(snapshot, buffer.to_text(), block, span, summary)
+            return self._commit(snapshot, text, block, span, summary)
         return self._locked(path, write, old=old, line=line)
 
     def insert(self, path: str, line: int, new_str: str) -> EditorReply:
-        def decide(lines: list[str], final_newline: bool) -> Decided:
+        def decide(lines: list[str], final_newline: bool, _text: str | None) -> Decided:
             if not 0 <= line <= len(lines):
                 return EditorReply(f"Error: `insert_line` {line} is outside the file, which has {len(lines)} "
                                    f"lines; give a number from 0 (the top) to {len(lines)} (the end).", False)

@@ -186,8 +186,8 @@ class ToolHandler:
                                 "`create` for a new file)")
         absent: list[bool] = []
 
-        def decide(lines: list[str], final_newline: bool) -> Decided:
-            found = replace_once(lines, final_newline, old, new)
+        def decide(lines: list[str], final_newline: bool, text: str | None) -> Decided:
+            found = replace_once(lines, final_newline, old, new, text)
             if isinstance(found, Occurrences) and not found.lines:
                 absent.append(True)
                 return EditorReply("", False)

@@ -66,13 +66,15 @@ def occurrences(text: str, old: str) -> Occurrences:
     return Occurrences(tuple(lines), position != -1)
 
 
-def replace_once(lines: Sequence[str], final_newline: bool, old: str, new: str) -> LineEdit | Occurrences:
+def replace_once(lines: Sequence[str], final_newline: bool, old: str, new: str,
+                 text: str | None = None) -> LineEdit | Occurrences:
     """The edit that replaces the one occurrence of ``old``; the occurrences instead when there is not exactly one.
 
     The changed span is the whole lines the occurrence touches; when the new
-    text no longer ends where a line did, the next line joins the span.
+    text no longer ends where a line did, the next line joins the span. ``text``, when given, is the lines
+    already joined as `joined` would (the caller's file text, when it is that).
     """
-    text = joined(lines, final_newline)
+    text = joined(lines, final_newline) if text is None else text
     found = occurrences(text, old)
     if len(found.lines) != 1 or found.truncated:
         return found

@@ -74,6 +74,7 @@ class _Target:
     mode: int | None = None  # permission bits for a created file
     new_mode: int | None = None  # permission bits an existing file changes to (None: it keeps its own)
     executable: bool = False  # a created file without ``mode``: executable for whoever may read it
+    old_fingerprint: str | None = None  # of ``old``, computed once by the check
 
 
 class Committer:
@@ -161,12 +162,14 @@ class Committer:
         except OSError as error:
             return f"nothing written: `{snapshot.rel}` could not be read again before writing ({describe(error)})"
         old = None if current is None else current[0]
-        if (None if old is None else fingerprint(old)) != snapshot.fingerprint:
+        old_fingerprint = None if old is None else fingerprint(old)
+        if old_fingerprint != snapshot.fingerprint:
             return None
         if write.delete:
             if old is None:
                 return f"nothing written: `{snapshot.rel}` was to be deleted but is already gone"
-            return _Target(snapshot.rel, old, None if current is None else current[1], None)
+            return _Target(snapshot.rel, old, None if current is None else current[1], None,
+                           old_fingerprint=old_fingerprint)
         bom, codec = codec_for(snapshot.encoding)
         try:
             new = bom + write.text.encode(codec)
@@ -183,7 +186,8 @@ class Committer:
             new_mode = None if new_mode == bits else new_mode
         elif write.executable is not None and mode is not None:
             mode = with_executable(mode, write.executable)
-        return _Target(snapshot.rel, old, status, new, mode, new_mode, write.executable is True and mode is None)
+        return _Target(snapshot.rel, old, status, new, mode, new_mode, write.executable is True and mode is None,
+                       old_fingerprint)
 
     def _entries(self, tree: Tree, targets: Sequence[_Target]) -> list[JournalEntry]:
         """Journal entries naming each target's temporary file and the folders its creation needs."""
@@ -202,7 +206,7 @@ class Committer:
                     path=target.rel,
                     existed=target.old is not None,
                     backup=None,
-                    old_fingerprint=None if target.old is None else fingerprint(target.old),
+                    old_fingerprint=target.old_fingerprint,
                     old_mode=None if target.old_status is None else stat.S_IMODE(target.old_status.st_mode),
                     new_fingerprint=None if target.new is None else fingerprint(target.new),
                     temp="/".join([*folders, temp_name(name)]),
