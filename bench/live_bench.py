@@ -16,8 +16,7 @@ from ask_bench import PATH, answer, big_file, sources
 from goalkit import Row, Work, command_line, emit, interleaved_cpu, options
 
 from editblocks import Status, StreamParser
-from editblocks.ask.live import LiveAnswer
-from editblocks.ask.locator import LiveLocator
+from editblocks.service.live import LiveAnswer, LiveLocator
 
 CHUNK = 4
 GOAL_MICROSECONDS = 5.0

@@ -274,6 +274,8 @@ class LiveAnswer:
     def feed(self, chunk: str) -> list[LiveEvent]:
         self._chunks.append(chunk)
         events = self._parser.feed(chunk)
+        if not events and "\n" not in chunk:
+            return []  # no line ended: the parser's held block is the one already located, as after every chunk
         if self._format in FRONT_END_FORMATS:
             return [event for event in events if not isinstance(event, _MARKER_EVENTS)]
         held = self._parser.held_block()
