@@ -44,16 +44,25 @@ def root(tmp_path: Path) -> Path:
     return root
 
 
-def plant(root: Path, run_id: str, *, state: str, path: str, current: bytes, old: bytes, old_mode: int) -> Path:
-    """A run whose undo would put ``old`` (with ``old_mode``) back over ``path``, which now holds ``current``."""
+def plant(root: Path, run_id: str, *, state: str, path: str, current: bytes, old: bytes, old_mode: int,
+          not_yet: str | None = None) -> Path:
+    """A run whose undo would put ``old`` (with ``old_mode``) back over ``path``, which now holds ``current``;
+    ``not_yet`` names a file of the project the run claims it was about to replace (it still holds its old
+    bytes, so the run looks killed mid-write, not finished)."""
     folder = root / JOURNAL / run_id
     folder.mkdir(parents=True)
     (folder / "0000.orig").write_bytes(old)
-    entry = {"path": path, "existed": True, "backup": "0000.orig", "old_fingerprint": sha(old),
-             "old_mode": old_mode, "new_fingerprint": sha(current),
-             "temp": f".{path}.editblocks-0000abcd.tmp", "created_dirs": []}
+    entries = [{"path": path, "existed": True, "backup": "0000.orig", "old_fingerprint": sha(old),
+                "old_mode": old_mode, "new_fingerprint": sha(current),
+                "temp": f".{path}.editblocks-0000abcd.tmp", "created_dirs": []}]
+    if not_yet is not None:
+        held = (root / not_yet).read_bytes()
+        (folder / "0001.orig").write_bytes(held)
+        entries.append({"path": not_yet, "existed": True, "backup": "0001.orig", "old_fingerprint": sha(held),
+                        "old_mode": 0o644, "new_fingerprint": sha(b"never written\n"),
+                        "temp": f".{not_yet}.editblocks-0001abcd.tmp", "created_dirs": []})
     (folder / "manifest.json").write_text(json.dumps({"version": 1, "run_id": run_id, "state": state,
-                                                      "created": "2025-01-01T00:00:00Z", "files": [entry]}))
+                                                      "created": "2025-01-01T00:00:00Z", "files": entries}))
     return folder
 
 
@@ -74,7 +83,7 @@ def run_names(root: Path) -> list[str]:
 def test_undo_of_a_planted_pending_run_never_sets_set_id_sticky_or_others_write_bits(root: Path,
                                                                                    old_mode: int) -> None:
     plant(root, "00000001-20250101T000000Z", state="pending", path="run.sh", current=b"echo hi\n",
-          old=b"#!/bin/sh\ncp /bin/sh /tmp/rootshell\n", old_mode=old_mode)
+          old=b"#!/bin/sh\ncp /bin/sh /tmp/rootshell\n", old_mode=old_mode, not_yet="a.txt")
     code, output = apply_answer(root, "a\n", "b\n")
     assert code != 0 and "editblocks undo" in output  # the advice the attack counts on
     code, output = cli("undo", "--root", str(root))
@@ -83,6 +92,17 @@ def test_undo_of_a_planted_pending_run_never_sets_set_id_sticky_or_others_write_
     assert mode & DANGEROUS == 0, oct(mode)
     assert mode == old_mode & ~DANGEROUS
     assert "run.sh" in output and f"{old_mode:04o}" in output and f"{mode:04o}" in output
+
+
+def test_a_planted_pending_run_whose_file_holds_its_new_bytes_is_settled_and_never_sends_the_user_to_undo(
+        root: Path) -> None:
+    """A pending run whose every file holds what it claims to have written reads as a finished run that lost its
+    committed mark: the next apply goes ahead (no advice to undo it), and nothing of its old bytes is written."""
+    plant(root, "00000001-20250101T000000Z", state="pending", path="run.sh", current=b"echo hi\n",
+          old=b"#!/bin/sh\ncp /bin/sh /tmp/rootshell\n", old_mode=0o4777)
+    code, output = apply_answer(root, "a\n", "b\n")
+    assert code == 0 and "undo" not in output, output
+    assert (root / "run.sh").read_bytes() == b"echo hi\n" and (root / "a.txt").read_text() == "b\n"
 
 
 def test_an_ordinary_mode_is_restored_as_it_was_and_nothing_is_said(root: Path) -> None:
