@@ -127,8 +127,15 @@ def test_a_lock_holding_something_else_than_a_process_id_is_never_rewritten(base
         (lambda root, out: ((root / ".editblocks").mkdir(), os.symlink(out / "journal", root / ".editblocks/journal")),
          ("`.editblocks/journal`", "symlink")),
         (lambda root, out: (root / ".editblocks").write_bytes(b"not a folder\n"), ("`.editblocks`", "not a folder")),
+        (lambda root, out: ((root / ".editblocks").mkdir(), (root / ".editblocks/lock").write_text("1\n"),
+                            os.symlink(out / "journal", root / ".editblocks/journal")),
+         ("`.editblocks/journal`", "symlink")),
+        (lambda root, out: ((root / ".editblocks").mkdir(), (root / ".editblocks/lock").write_text("1\n"),
+                            (root / ".editblocks/journal").write_text("x\n")),
+         ("`.editblocks/journal`", "not a folder")),
     ],
-    ids=["state-link-absolute", "state-link-relative", "journal-link", "state-is-a-file"],
+    ids=["state-link-absolute", "state-link-relative", "journal-link", "state-is-a-file",
+         "journal-link-beside-a-lock", "journal-is-a-file-beside-a-lock"],
 )
 def test_a_state_folder_that_is_a_symlink_or_not_a_folder_is_refused(base: Path, plant, words) -> None:
     root, outside = base / "project", base / "outside"

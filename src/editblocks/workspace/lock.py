@@ -88,8 +88,7 @@ def open_lock(state: StateFolder) -> int:
         status = entry_status(home, LOCK)
         if status is not None:
             _check_lock(state, status)  # before opening: never open a device, a pipe or a link
-        else:
-            state.ensure()  # the journal folder and .gitignore come first (a commit ensures them again)
+        state.ensure()  # the journal folder must be usable (not a link or a file) before any run starts
         try:
             fd = os.open(LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644,
                          dir_fd=home)
