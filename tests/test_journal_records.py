@@ -165,6 +165,7 @@ def test_a_patch_whose_file_changed_since_is_refused_even_with_force(big: Path) 
     ws = Workspace(big)
     refused = ws.undo()
     assert not refused.ok and "big.py" in refused.message and "was changed after run" in refused.message
+    assert "--force" not in refused.message and "put them back to undo it" in refused.message  # force cannot help
     forced = ws.undo(force=True)
     assert not forced.ok
     assert "kept only a reverse patch" in forced.message and "nothing was restored" in forced.message

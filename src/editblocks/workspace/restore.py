@@ -63,6 +63,7 @@ class RestorePlan:
     refused: tuple[tuple[str, str], ...]  # (path, why) left alone
     problem: str  # "" or why nothing can be restored at all
     notes: tuple[str, ...] = ()  # what will be restored otherwise than recorded (a mode made safe)
+    forceable: bool = True  # whether `force` could restore every file left alone (not when only a patch was kept)
 
 
 def safe_mode(mode: int) -> int:
@@ -84,6 +85,7 @@ def plan_restore(tree: Tree, run: Run, reader: Reader, journal: Journal, *, forc
     steps: list[_Step] = []
     refused: list[tuple[str, str]] = []
     notes: list[str] = []
+    forceable = True
     for entry in run.entries:
         resolved = reader.resolve(entry.path)
         if resolved != entry.path:
@@ -104,7 +106,12 @@ def plan_restore(tree: Tree, run: Run, reader: Reader, journal: Journal, *, forc
             steps.append(_Step(entry, _Action.KEEP))
             continue
         if now != entry.new_fingerprint and not force:
-            refused.append((entry.path, f"was changed after run {run.run_id} wrote it"))
+            if entry.saved is not None and entry.saved.is_patch:
+                forceable = False
+                refused.append((entry.path, f"was changed after run {run.run_id} wrote it, and the run kept only a "
+                                            "reverse patch that fits the bytes it wrote (put them back to undo it)"))
+            else:
+                refused.append((entry.path, f"was changed after run {run.run_id} wrote it"))
             continue
         if not entry.existed:
             steps.append(_Step(entry, _Action.REMOVE))
@@ -125,7 +132,7 @@ def plan_restore(tree: Tree, run: Run, reader: Reader, journal: Journal, *, forc
                          "asks for (undo never sets set-ID or sticky bits or lets others write)")
             mode = safe_mode(mode)
         steps.append(_Step(entry, _Action.RESTORE, original, owner, mode))
-    return RestorePlan(tuple(steps), tuple(refused), "", tuple(notes))
+    return RestorePlan(tuple(steps), tuple(refused), "", tuple(notes), forceable)
 
 
 def apply_restore(tree: Tree, run: Run, plan: RestorePlan) -> tuple[list[str], list[str], str]:

@@ -100,7 +100,7 @@ class Undoer:
         for run in rounds if len(rounds) > 1 else ():  # one run alone is checked as it is restored
             plan = plan_restore(tree, run, self._reader, self._journal, force=force, expected=expected)
             if plan.problem or plan.refused:
-                return _not_undone(plan.problem, plan.refused, force)
+                return _not_undone(plan.problem, plan.refused, force or not plan.forceable)
             expected.update((entry.path, entry.old_fingerprint) for entry in run.entries)
         last: dict[str, bool] = {}  # path -> restored (True) or removed (False), by the oldest round that did it
         unstaged: list[str] = []
@@ -111,7 +111,7 @@ class Undoer:
             plan = plan_restore(tree, run, self._reader, self._journal, force=force)
             if plan.problem or plan.refused:
                 if not done:
-                    return _not_undone(plan.problem, plan.refused, force)
+                    return _not_undone(plan.problem, plan.refused, force or not plan.forceable)
                 restored: list[str] = []
                 removed: list[str] = []
                 problem = plan.problem or "; ".join(f"`{path}` {why}" for path, why in plan.refused)
@@ -169,11 +169,12 @@ def _by_outcome(last: dict[str, bool]) -> tuple[tuple[str, ...], tuple[str, ...]
     return tuple(path for path, kept in last.items() if kept), tuple(path for path, kept in last.items() if not kept)
 
 
-def _not_undone(problem: str, refused: Sequence[tuple[str, str]], force: bool) -> UndoOutcome:
+def _not_undone(problem: str, refused: Sequence[tuple[str, str]], no_hint: bool) -> UndoOutcome:
+    """Nothing undone; the `--force` hint unless it was given or could not help."""
     if problem:
         return UndoOutcome((), (), (), f"nothing undone: {problem}", ok=False)
     reasons = "; ".join(f"`{path}` {why}" for path, why in refused)
-    hint = "" if force else "; run `editblocks undo --force` to restore them anyway, discarding those changes"
+    hint = "" if no_hint else "; run `editblocks undo --force` to restore them anyway, discarding those changes"
     return UndoOutcome((), (), tuple(path for path, _ in refused), f"nothing undone: {reasons}{hint}", ok=False)
 
 
