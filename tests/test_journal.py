@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from editblocks.workspace.journal import Journal
-from editblocks.workspace.records import JournalEntry, RunState, Saved, fingerprint
+from editblocks.workspace.records import DamagedRun, JournalEntry, RunState, Saved, fingerprint
 
 from helpers_journal import read_record, write_record
 
@@ -92,3 +93,19 @@ def test_prune_keeps_the_newest_runs(tmp_path: Path) -> None:
     journal.prune()
     # the oldest run is still pending (interrupted, awaiting undo): it counts, and it is never pruned
     assert sorted(os.listdir(journal.runs_dir)) == [runs[0].run_id, runs[-1].run_id]
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (lambda document: document.pop("created"), "it has no `created`"),
+    (lambda document: document.update(files="x"), "a field holds the wrong kind of value"),
+])
+def test_a_record_missing_a_field_or_holding_the_wrong_kind_is_named_damaged_in_words(
+        tmp_path: Path, change: Callable[[dict[str, object]], object], said: str) -> None:
+    journal = Journal(tmp_path)
+    run = journal.start([entry("a.txt", b"old\n", b"new\n")], [b"old\n"])
+    state, document, payload = read_record(journal.runs_dir / run.run_id)
+    change(document)
+    write_record(journal.runs_dir / run.run_id, state, document, payload)
+    [damaged] = Journal(tmp_path).records()
+    assert isinstance(damaged, DamagedRun) and said in damaged.why, damaged
+    assert "Error(" not in damaged.why

@@ -249,8 +249,12 @@ def run_from_document(document: Any, run_id: str, shown: str, state: RunState | 
             raise ValueError(f"`joins` names no earlier run: {joins!r}")
         recorded = state or RunState(document["state"])
         return Run(run_id, recorded, str(document["created"]), entries, staged, joins)
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
-        return DamagedRun(run_id, f"{shown} is incomplete ({error!r})")
+    except KeyError as error:
+        return DamagedRun(run_id, f"{shown} is incomplete (it has no `{error.args[0]}`)")
+    except ValueError as error:
+        return DamagedRun(run_id, f"{shown} is incomplete ({error})")
+    except (TypeError, AttributeError):
+        return DamagedRun(run_id, f"{shown} is incomplete (a field holds the wrong kind of value)")
 
 
 def _earlier_run(value: object, run_id: str) -> bool:
