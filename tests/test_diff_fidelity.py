@@ -468,3 +468,16 @@ def test_workspace_mode_changes_are_only_the_executable_bits(tmp_path: Path) -> 
     assert not isinstance(snapshot, type(None)) and hasattr(snapshot, "text")
     outcome = workspace.commit([PlannedWrite(snapshot, "x\n", executable=True)])  # type: ignore[arg-type]
     assert outcome.written and mode_of(tmp_path / "f") == 0o750
+
+
+@pytest.mark.parametrize(("text", "diff", "expected"), [
+    ('def f():\n    """Run it."""\n    old_call()\n', " def f():\n-    old_call()\n", 'def f():\n    """Run it."""\n'),
+    ("def f():\n\n    old_call()\n", " def f():\n-    old_call()\n", "def f():\n\n"),
+], ids=["omitted-lines", "blank-lines"])
+def test_a_deletion_whose_new_text_only_begins_the_matched_place_is_made_not_called_already_applied(
+        tmp_path: Path, text: str, diff: str, expected: str) -> None:
+    # The hunk's new side (`def f():`) is the first line of the place its old side matched: that is not the file
+    # already holding the new text, the removed line is still there.
+    root, result = applied(tmp_path, {"m.py": text.encode()}, "--- m.py\n+++ m.py\n@@ ... @@\n" + diff)
+    assert result.results[0].status == "applied", result.results[0]
+    assert (root / "m.py").read_text() == expected

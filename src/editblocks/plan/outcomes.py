@@ -150,9 +150,10 @@ def ambiguous(block: EditBlock, key: str, outcome: Ambiguous, state: FileState, 
 
 def _reads_as_new_text(lines: list[str], where: Found, replacement: list[str]) -> bool:
     """Whether the place a tolerant rung matched already holds the new text: as the model wrote it, or as the rung
-    adapted it (then writing it would change nothing, or re-indent lines that are right)."""
-    return (list(where.new_lines) == lines[where.start : where.end]
-            or bool(replacement) and lines[where.start : where.start + len(replacement)] == replacement)
+    adapted it (then writing it would change nothing, or re-indent lines that are right). The whole matched place
+    must read so: a new text that only begins it (a deletion whose first lines stay) is an edit still to make."""
+    here = lines[where.start : where.end]
+    return list(where.new_lines) == here or bool(replacement) and here == replacement
 
 
 def _replacement_around(lines: list[str], where: Found) -> int | None:

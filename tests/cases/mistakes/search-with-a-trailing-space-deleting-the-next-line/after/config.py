@@ -1,0 +1,3 @@
+WIDTH = 80
+legacy_mode = True
+HEIGHT = 24

@@ -1,0 +1,4 @@
+WIDTH = 80
+legacy_mode = True
+LEGACY_PATH = "/opt/old"
+HEIGHT = 24
