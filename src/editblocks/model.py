@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from dataclasses import FrozenInstanceError, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -352,73 +352,44 @@ class EditResult:
         return preview(self.block.leading), preview(self.block.old), preview(self.block.new)
 
 
+class _MadeWhenRead:
+    """A dataclass field given as its text or as a function that makes it: made the first time it is read."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._slot = "_" + name
+
+    def __get__(self, instance: object, owner: type | None = None) -> str:
+        if instance is None:
+            raise AttributeError(self._slot)  # no class-level default: the field stays required
+        made: str | Callable[[], str] = instance.__dict__[self._slot]
+        if not isinstance(made, str):
+            made = instance.__dict__[self._slot] = made()
+        return made
+
+    def __set__(self, instance: object, value: str | Callable[[], str]) -> None:
+        instance.__dict__[self._slot] = value  # only __init__ sets it: a frozen dataclass refuses any later set
+
+
+@dataclass(frozen=True)
 class FileDiff:
     """One changed file: its unified diff for people and `--json`, and what a patch file needs besides.
 
     ``before`` (None for a created file) and ``after`` are the whole texts,
     and ``encoding`` the file's encoding as the workspace names it, so a
     patch can be written in the file's own bytes (byte-order mark included).
-    ``deleted``: the file is removed (``after`` is empty); ``moved_from``: it is
-    renamed from there (``before`` is that file's text).
-
     ``unified`` may be given as a function that makes the text: it is called
     the first time the diff is read, so a dry run or an apply whose report
-    shows no diff never aligns the lines of a big file. Frozen, compared and
-    hashed by path, created, unified, encoding, deleted and moved_from.
+    shows no diff never aligns the lines of a big file.
     """
-
-    __slots__ = ("path", "created", "_unified", "before", "after", "encoding", "deleted", "moved_from")
-    __match_args__ = ("path", "created", "unified", "before", "after", "encoding", "deleted", "moved_from")
 
     path: str
     created: bool
-    before: str | None
-    after: str
-    encoding: str
-    deleted: bool
-    moved_from: str | None
-
-    def __init__(self, path: str, created: bool, unified: str | Callable[[], str], before: str | None = None,
-                 after: str = "", encoding: str = "utf-8", deleted: bool = False,
-                 moved_from: str | None = None) -> None:
-        for name, value in (("path", path), ("created", created), ("_unified", unified), ("before", before),
-                            ("after", after), ("encoding", encoding), ("deleted", deleted),
-                            ("moved_from", moved_from)):
-            object.__setattr__(self, name, value)
-
-    @property
-    def unified(self) -> str:
-        made: str | Callable[[], str] = object.__getattribute__(self, "_unified")
-        if not isinstance(made, str):
-            made = made()
-            object.__setattr__(self, "_unified", made)
-        return made
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def _key(self) -> tuple[str, bool, str, str, bool, str | None]:
-        return self.path, self.created, self.unified, self.encoding, self.deleted, self.moved_from
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, FileDiff)
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (f"FileDiff(path={self.path!r}, created={self.created!r}, unified={self.unified!r}, "
-                f"encoding={self.encoding!r}, deleted={self.deleted!r}, moved_from={self.moved_from!r})")
-
-    def __reduce__(self) -> tuple[type[FileDiff], tuple[object, ...]]:
-        return FileDiff, (self.path, self.created, self.unified, self.before, self.after, self.encoding,
-                          self.deleted, self.moved_from)
+    unified: _MadeWhenRead = _MadeWhenRead()
+    before: str | None = field(default=None, repr=False, compare=False)
+    after: str = field(default="", repr=False, compare=False)
+    encoding: str = "utf-8"
+    deleted: bool = False  # the file is removed (``after`` is empty)
+    moved_from: str | None = None  # the file is ``moved_from`` renamed (``before`` is that file's text)
 
 
 @dataclass(frozen=True)
